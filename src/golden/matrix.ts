@@ -1,0 +1,221 @@
+// A golden matrix file: which render cases exist and where each case's golden file lives.
+//
+//   goldenDir: golden              # relative to the matrix file (default "golden")
+//   compare: exact                 # exact (default) | semantic
+//   defaults: { injectorConfigMap: cluster/istio-sidecar-injector.yaml, mesh: cluster/istio.yaml }
+//   cases:
+//     - name: deployment-default
+//       workloads: workloads/deployment.yaml
+//   matrix:
+//     - name: "{istio}-{values}-{workload}"      # optional; default joins the entry names with "."
+//       axes:
+//         istio:    [{ name: "1.20", injectorConfigMap: cm-1.20.yaml }, { name: "1.24", injectorConfigMap: cm-1.24.yaml }]
+//         values:   [{ name: default }, { name: hold, set: [global.proxy.holdApplicationUntilProxyStarts=true] }]
+//         workload: [{ name: deploy, workloads: deploy.yaml }, { name: job, workloads: job.yaml }]
+//
+// Every case is the cross product's entries merged left to right over `defaults`: list fields
+// (valuesFiles, set, setString) concatenate, maps (env) merge, other fields are replaced.
+
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Ajv } from 'ajv';
+import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
+import { matrixSchema } from './schema.js';
+
+/** The render options a case carries; paths are resolved against the matrix file's folder. */
+export interface CaseSpec {
+  injectorConfigMap?: string;
+  template?: string;
+  values?: string;
+  valuesFiles?: string[];
+  set?: string[];
+  setString?: string[];
+  mesh?: string;
+  workloads?: string;
+  istioVersion?: string;
+  revision?: string;
+  nativeSidecars?: 'auto' | 'true' | 'false';
+  kubeVersion?: string;
+  env?: Record<string, string>;
+  merged?: boolean;
+  output?: 'yaml' | 'json';
+  /** Golden file, relative to goldenDir; default "<name>.yaml" (".json" with output json). */
+  golden?: string;
+  compare?: CompareMode;
+}
+
+export type CompareMode = 'exact' | 'semantic';
+
+export interface GoldenCase extends CaseSpec {
+  name: string;
+  /** Absolute path of the golden file, always inside the matrix's golden directory. */
+  goldenPath: string;
+  compare: CompareMode;
+  /** Where the case was declared, for messages: "matrix.yaml:12:5". */
+  declaredAt: string;
+}
+
+export interface GoldenMatrix {
+  file: string;
+  baseDir: string;
+  goldenDir: string;
+  cases: GoldenCase[];
+}
+
+export class MatrixError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MatrixError';
+  }
+}
+
+const PATH_FIELDS = ['injectorConfigMap', 'template', 'values', 'mesh', 'workloads'] as const;
+const LIST_FIELDS = ['valuesFiles', 'set', 'setString'] as const;
+
+let validate: ReturnType<Ajv['compile']> | undefined;
+
+function validator(): ReturnType<Ajv['compile']> {
+  if (!validate) validate = new Ajv({ allErrors: false, strict: true }).compile(matrixSchema);
+  return validate;
+}
+
+/** Merge case specs left to right. */
+export function mergeSpecs(...specs: CaseSpec[]): CaseSpec {
+  const out: CaseSpec = {};
+  for (const s of specs) {
+    for (const [k, v] of Object.entries(s) as [keyof CaseSpec, unknown][]) {
+      if (v === undefined || (k as string) === 'name') continue;
+      if ((LIST_FIELDS as readonly string[]).includes(k)) {
+        const prev = (out[k] as string[] | undefined) ?? [];
+        (out as Record<string, unknown>)[k] = [...prev, ...(v as string[])];
+      } else if (k === 'env') {
+        out.env = { ...(out.env ?? {}), ...(v as Record<string, string>) };
+      } else {
+        (out as Record<string, unknown>)[k] = v;
+      }
+    }
+  }
+  return out;
+}
+
+function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
+  const out: CaseSpec = { ...spec };
+  for (const f of PATH_FIELDS) {
+    const v = out[f];
+    if (v !== undefined && v !== '-') out[f] = path.resolve(baseDir, v);
+  }
+  if (out.valuesFiles) out.valuesFiles = out.valuesFiles.map((v) => path.resolve(baseDir, v));
+  return out;
+}
+
+/** Parse and validate a matrix file's text; errors name the file, line and column. */
+export function parseMatrix(text: string, file: string): GoldenMatrix {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const where = (offset: number | undefined): string => {
+    if (offset === undefined) return file;
+    const p = lineCounter.linePos(offset);
+    return `${file}:${p.line}:${p.col}`;
+  };
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new MatrixError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`);
+  }
+  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const v = validator();
+  if (!v(raw)) {
+    const err = v.errors![0]!;
+    const segs = err.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+    let node = doc.getIn(segs, true) as unknown;
+    if (err.keyword === 'additionalProperties') {
+      const extra = (err.params as { additionalProperty: string }).additionalProperty;
+      const key = findKeyNode(doc.getIn(segs, true), extra);
+      if (key) node = key;
+      throw new MatrixError(`${where(rangeStart(node))}: unknown field "${extra}"${segs.length ? ` in ${segs.join('.')}` : ''}`);
+    }
+    const at = segs.length ? segs.join('.') : 'matrix';
+    throw new MatrixError(`${where(rangeStart(node))}: ${at} ${err.message ?? 'is invalid'}`);
+  }
+  const m = raw as {
+    goldenDir?: string;
+    compare?: CompareMode;
+    defaults?: CaseSpec;
+    cases?: (CaseSpec & { name: string })[];
+    matrix?: { name?: string; axes: Record<string, (CaseSpec & { name: string })[]>; defaults?: CaseSpec }[];
+  };
+  const baseDir = path.dirname(path.resolve(file));
+  const goldenDir = path.resolve(baseDir, m.goldenDir ?? 'golden');
+  const defaults = m.defaults ?? {};
+  const cases: GoldenCase[] = [];
+  const seen = new Map<string, string>();
+
+  const add = (name: string, spec: CaseSpec, nodePath: (string | number)[]) => {
+    const declaredAt = where(rangeStart(doc.getIn(nodePath, true)));
+    const prev = seen.get(name);
+    if (prev) throw new MatrixError(`${declaredAt}: duplicate case name "${name}" (first declared at ${prev})`);
+    seen.set(name, declaredAt);
+    const resolved = resolvePaths(spec, baseDir);
+    const ext = resolved.output === 'json' ? '.json' : '.yaml';
+    const rel = resolved.golden ?? safeFileName(name) + ext;
+    const goldenPath = path.resolve(goldenDir, rel);
+    if (!isInside(goldenDir, goldenPath)) {
+      throw new MatrixError(`${declaredAt}: golden file "${rel}" of case "${name}" is outside the golden directory`);
+    }
+    cases.push({ ...resolved, name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
+  };
+
+  (m.cases ?? []).forEach((c, i) => add(c.name, mergeSpecs(defaults, c), ['cases', i]));
+  (m.matrix ?? []).forEach((entry, mi) => {
+    const axisNames = Object.keys(entry.axes);
+    for (const combo of crossProduct(axisNames.map((a) => entry.axes[a]!))) {
+      const names: Record<string, string> = {};
+      combo.forEach((c, i) => (names[axisNames[i]!] = c.name));
+      const name = entry.name
+        ? entry.name.replace(/\{([^}]+)\}/g, (all, axis: string) => {
+            if (!(axis in names)) throw new MatrixError(`${where(rangeStart(doc.getIn(['matrix', mi, 'name'], true)))}: name pattern names unknown axis "${axis}"`);
+            return names[axis]!;
+          })
+        : combo.map((c) => c.name).join('.');
+      add(name, mergeSpecs(defaults, entry.defaults ?? {}, ...combo), ['matrix', mi]);
+    }
+  });
+  return { file, baseDir, goldenDir, cases };
+}
+
+function crossProduct<X>(lists: X[][]): X[][] {
+  let out: X[][] = [[]];
+  for (const l of lists) out = out.flatMap((prefix) => l.map((x) => [...prefix, x]));
+  return out;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  return isNode(node) ? (node as Node).range?.[0] : undefined;
+}
+
+function findKeyNode(mapNode: unknown, key: string): unknown {
+  const items = (mapNode as { items?: { key: unknown }[] } | undefined)?.items;
+  const pair = items?.find((p) => (p.key as { value?: unknown } | undefined)?.value === key);
+  return pair?.key;
+}
+
+/** A case name as a file name: path separators and other awkward characters become "_". */
+export function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
+}
+
+export function isInside(dir: string, file: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** Read and parse a matrix file. */
+export function loadMatrix(file: string): GoldenMatrix {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new MatrixError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+  return parseMatrix(text, file);
+}
