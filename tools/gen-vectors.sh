@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Regenerate every test/vectors/**/<topic>.expected.jsonl from <topic>.jsonl with the real Go
+# text/template (tools/gorender). Go 1.19 and the Debian Go libraries (Sprig, sigs.k8s.io/yaml) are
+# expected under GORENDER_GOPATH, by default Debian's /usr/share/gocode.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tool="$root/tools/gorender/gorender"
+
+(
+  cd "$root/tools/gorender"
+  GOPATH="${GORENDER_GOPATH:-/usr/share/gocode}" GO111MODULE=off GOFLAGS= go build -o "$tool" .
+)
+
+cd "$root"
+count=0
+while IFS= read -r -d '' input; do
+  expected="${input%.jsonl}.expected.jsonl"
+  tmp="$expected.tmp"
+  if ! "$tool" -vectors <"$input" >"$tmp"; then
+    rm -f "$tmp"
+    echo "gen-vectors: failed on $input" >&2
+    exit 1
+  fi
+  mv "$tmp" "$expected"
+  count=$((count + 1))
+done < <(find test/vectors -name '*.jsonl' ! -name '*.expected.jsonl' -print0 | LC_ALL=C sort -z)
+
+echo "gen-vectors: $count vector files regenerated"
