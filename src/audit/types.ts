@@ -1,0 +1,92 @@
+// The audit's data model: findings, workloads as the kubelet will see them, and where evidence lives.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+/** One hazard found in one workload. `location` is file:line:col when the evidence is in the input. */
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  workload: string;
+  container: string | null;
+  message: string;
+  location: string;
+  fix: string;
+}
+
+/** Where a piece of evidence is: a position in an input file, else a path inside a workload. */
+export interface Evidence {
+  file?: string;
+  line?: number;
+  col?: number;
+  /** Always set: `Kind/ns/name:spec.template.spec.containers[istio-proxy].lifecycle` or a values path. */
+  path: string;
+}
+
+export type JsonObject = { [k: string]: unknown };
+
+export function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Own property only: input comes from users and must never reach a prototype. */
+export function get(o: unknown, key: string): unknown {
+  return isObject(o) && Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+}
+
+export function getIn(o: unknown, path: readonly (string | number)[]): unknown {
+  let cur: unknown = o;
+  for (const seg of path) {
+    if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
+    else cur = get(cur, seg);
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+export function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function asString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function asStringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!isObject(v)) return out;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (typeof x === 'string') out[k] = x;
+    else if (typeof x === 'number' || typeof x === 'boolean') out[k] = String(x);
+  }
+  return out;
+}
+
+/** A Kubernetes truthy flag as Istio reads it from values (bool or the string "true"). */
+export function isTrue(v: unknown): boolean {
+  return v === true || v === 'true';
+}
+
+export type PathSeg = string | number;
+
+/** Something that can turn a path inside its document into an input position. */
+export interface Locator {
+  readonly file: string;
+  /** Position of the node at path (or of its nearest existing ancestor). */
+  pos(path: readonly PathSeg[]): { line: number; col: number } | undefined;
+}
+
+/** A (major, minor) Kubernetes version. */
+export type KubeVersion = [number, number];
+
+export function parseKubeVersion(s: string): KubeVersion | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(s.trim());
+  if (!m) return undefined;
+  return [Number(m[1]), Number(m[2])];
+}
+
+export function kubeAtLeast(v: KubeVersion, major: number, minor: number): boolean {
+  return v[0] > major || (v[0] === major && v[1] >= minor);
+}
