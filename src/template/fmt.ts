@@ -78,7 +78,7 @@ export function sprintln(args: GoValue[]): string {
 }
 
 /**
- * A value as `{{ . }}` prints it (text/template's printValue): an invalid value is `<no value>`; a
+ * A value as `{{ . }}` prints it (text/template's printValue): an invalid value or nil is `<no value>`; a
  * pointer is followed to what it points at unless the pointer has a String or Error method;
  * everything else is fmt's %v. (text/template refuses to print functions; that check belongs to the
  * caller, see isPrintable.)
@@ -96,6 +96,8 @@ export function formatValue(v: GoValue): string {
     case 'undefined':
       return '<no value>';
   }
+  // text/template unwraps a pipeline's empty-interface value, so a nil one is invalid by the time it prints.
+  if (v === null) return '<no value>';
   const p = new Printer();
   if (v instanceof GoStruct && v.ptr && !findMethod(v, 'Error') && !findMethod(v, 'String')) {
     p.arg = v;
@@ -715,9 +717,12 @@ class Printer {
         return this.fmtString(arg, verb);
     }
     // fmt treats the unnamed []byte specially before looking at methods.
-    if (Array.isArray(arg)) {
+    if (Array.isArray(arg) || arg instanceof GoNil) {
       const t = typeOf(arg)!;
-      if (isByteSliceType(t) && t.name === '[]uint8') return this.fmtBytes(bytesOf(arg), false, verb, '[]byte', arg);
+      if (t.kind === 'slice' && isByteSliceType(t) && t.name === '[]uint8') {
+        const isNil = arg instanceof GoNil;
+        return this.fmtBytes(isNil ? [] : bytesOf(arg as GoValue[]), isNil, verb, '[]byte', arg);
+      }
     }
     if (!this.handleMethods(verb)) this.printValue(arg, verb, 0);
   }

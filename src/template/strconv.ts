@@ -562,7 +562,7 @@ export function formatFloat(f: number, fmt: string, prec: number, bitSize: 32 | 
 }
 
 // Alternating run lengths (base 36) of non-printable and printable runes from U+0000,
-// generated from Go 1.19 strconv.IsPrint over every rune (tools/fmt/isprint.go).
+// generated from Go 1.19 strconv.IsPrint over every rune (tools/fmt/isprint).
 const NOT_PRINT_RUNS =
   'w,2n,y,c,1,ju,2,6,4,7,1,1,1,k,1,b1,1,12,2,1e,2,3,1,1j,8,r,4,6,h,m,2,5b,1,1c,2,1n,2,2t,e,1n,2,1d,2,f,1,s,2,1,1,' +
   'b,1h,l,1,i,b,f,1,4h,1,8,2,2,2,m,1,7,1,1,3,4,2,9,2,2,2,4,8,1,4,2,1,5,2,p,2,3,1,6,4,2,2,m,1,7,1,2,1,2,1,2,2,1,1,' +
