@@ -1,0 +1,1080 @@
+// Execution: each parsed tree is compiled once into JavaScript closures that follow Go's exec.go step
+// for step (same evaluation order, same `s.at(node)` bookkeeping for error contexts, same checks), but
+// walk no tree at run time. Variables are resolved to frame slots at compile time (Go's scoping is
+// lexical, so its run-time variable stack always agrees with the slots).
+
+import { ExecError } from './errors.js';
+import { formatValue, isPrintable } from './fmt.js';
+import {
+  ActionNode,
+  BoolNode,
+  BreakNode,
+  ChainNode,
+  CommandNode,
+  CommentNode,
+  ContinueNode,
+  DotNode,
+  FieldNode,
+  IdentifierNode,
+  IfNode,
+  ListNode,
+  NilNode,
+  Node,
+  NumberNode,
+  PipeNode,
+  RangeNode,
+  StringNode,
+  TemplateNode,
+  TextNode,
+  VariableNode,
+  WithNode,
+  errorContext,
+} from './nodes.js';
+import type { Tree } from './parse.js';
+import { goQuote } from './quote.js';
+import {
+  GO_TYPE,
+  GoError,
+  GoFunc,
+  GoNil,
+  GoNum,
+  GoStruct,
+  T,
+  asDeclared,
+  bitsOf,
+  compareKeys,
+  isFloatKind,
+  isIntKind,
+  isTrue,
+  isUintKind,
+  typeOf,
+  zeroValue,
+  type FuncMap,
+  type GoMap,
+  type GoMethod,
+  type GoType,
+  type GoValue,
+  MAP_STRING_IFACE,
+  SLICE_IFACE,
+} from './value.js';
+import { BUILTINS } from './builtins.js';
+
+export const MAX_EXEC_DEPTH = 100000;
+
+export const enum MissingKey {
+  Invalid = 0,
+  Zero = 1,
+  Error = 2,
+}
+
+/** The template set as execution sees it. */
+export interface ExecSet {
+  lookupTree(name: string): { name: string; tree: Tree } | undefined;
+  readonly funcs: FuncMap;
+  readonly missingKey: MissingKey;
+}
+
+/** Resource limits; every breach is an ExecError naming the limit. */
+export interface ExecLimits {
+  /** Maximum bytes of output (default 256 MiB). */
+  maxOutputBytes?: number;
+  /** Maximum total range iterations in one execution (default 100,000,000). */
+  maxRangeIterations?: number;
+  /** Wall-clock budget in milliseconds (default: none). */
+  timeoutMs?: number;
+  /** Maximum nesting of {{template}} calls (default Go's 100000). */
+  maxTemplateDepth?: number;
+}
+
+/** A limit was exceeded: never wrapped as a function error. */
+export class LimitError extends ExecError {}
+
+const MISSING: unique symbol = Symbol('missingVal');
+type Final = GoValue | typeof MISSING;
+
+const enum Flow {
+  Normal = 0,
+  Break = 1,
+  Continue = 2,
+}
+
+type Stmt = (s: State, dot: GoValue, di: boolean) => Flow;
+type Expr = (s: State, dot: GoValue, di: boolean) => GoValue;
+type Cmd = (s: State, dot: GoValue, di: boolean, final: Final) => GoValue;
+
+/** How one argument node is evaluated; literals are converted by the parameter type at call time. */
+const enum ArgKind {
+  Dot,
+  Nil,
+  Expr,
+  Literal,
+}
+interface ArgEval {
+  kind: ArgKind;
+  node: Node;
+  expr: Expr | null;
+}
+
+const NO_ARGS: ArgEval[] = [];
+const NO_RECV: unique symbol = Symbol('noReceiver');
+
+export class State {
+  out = '';
+  vars: GoValue[] = [];
+  node: Node | null = null;
+  depth = 0;
+  /** Set by a field lookup: the result came out of an interface-typed slot (Go reports its type as interface {}). */
+  iface = false;
+  iterations = 0;
+  outCheckAt: number;
+  readonly deadline: number;
+  readonly maxOut: number;
+  readonly maxIter: number;
+  readonly maxDepth: number;
+  readonly funcs: FuncMap;
+  readonly missingKey: MissingKey;
+
+  constructor(
+    readonly set: ExecSet,
+    public name: string,
+    limits: ExecLimits,
+  ) {
+    this.funcs = set.funcs;
+    this.missingKey = set.missingKey;
+    this.maxOut = limits.maxOutputBytes ?? 256 * 1024 * 1024;
+    this.maxIter = limits.maxRangeIterations ?? 100_000_000;
+    this.maxDepth = limits.maxTemplateDepth ?? MAX_EXEC_DEPTH;
+    this.deadline = limits.timeoutMs !== undefined ? Date.now() + limits.timeoutMs : Infinity;
+    this.outCheckAt = Math.floor(this.maxOut / 3);
+  }
+}
+
+// ---------- errors ----------
+
+function errorf(s: State, msg: string): never {
+  if (s.node === null) throw new ExecError(`template: ${s.name}: ${msg}`, s.name, 0, 0);
+  const c = errorContext(s.node);
+  throw new ExecError(`template: ${c.location}: executing ${goQuote(s.name)} at <${c.context}>: ${msg}`, s.name, c.line, c.col);
+}
+
+function limitError(s: State, msg: string): never {
+  try {
+    errorf(s, msg);
+  } catch (e) {
+    const x = e as ExecError;
+    throw new LimitError(x.message, x.templateName, x.line, x.col);
+  }
+}
+
+function checkOutput(s: State): void {
+  const bytes = Buffer.byteLength(s.out, 'utf8');
+  if (bytes > s.maxOut) limitError(s, `output exceeds the limit of ${s.maxOut} bytes`);
+  s.outCheckAt = s.out.length + Math.max(1, Math.floor((s.maxOut - bytes) / 3));
+}
+
+function checkTime(s: State): void {
+  if (Date.now() > s.deadline) limitError(s, `execution exceeded the time limit`);
+}
+
+// ---------- values ----------
+
+/** The Go type name of a value as reflect reports it (nil interface: "interface {}"). */
+export function typeName(v: GoValue): string {
+  if (v === null) return 'interface {}';
+  const t = typeOf(v);
+  return t ? t.name : '<invalid>';
+}
+
+function isPlainMap(v: object): v is GoMap {
+  const p = Object.getPrototypeOf(v);
+  return p === null || p === Object.prototype;
+}
+
+function methodsOf(v: GoValue): Record<string, GoMethod> | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  if (v instanceof GoStruct || v instanceof GoNum || v instanceof GoNil) return v.type.methods;
+  if (v instanceof GoFunc) return undefined;
+  return (v as { [GO_TYPE]?: GoType })[GO_TYPE]?.methods;
+}
+
+function findMethod(v: GoValue, name: string): GoMethod | undefined {
+  const ms = methodsOf(v);
+  return ms && Object.prototype.hasOwnProperty.call(ms, name) ? ms[name] : undefined;
+}
+
+/** Field of a struct type, including fields promoted from embedded structs. */
+function findField(t: GoType, name: string): { type: GoType } | undefined {
+  const fs = t.fields;
+  if (!fs) return undefined;
+  for (const f of fs) if (f.name === name) return f;
+  for (const f of fs) {
+    if (f.embedded) {
+      const et = f.type.kind === 'ptr' && f.type.elem ? f.type.elem : f.type;
+      const r = findField(et, name);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+const UPPER_RE = /^\p{Lu}$/u;
+function isExported(name: string): boolean {
+  return UPPER_RE.test(String.fromCodePoint(name.codePointAt(0)!));
+}
+
+function canBeNil(t: GoType): boolean {
+  switch (t.kind) {
+    case 'chan':
+    case 'func':
+    case 'interface':
+    case 'map':
+    case 'ptr':
+    case 'slice':
+      return true;
+    case 'struct':
+      return t === T.reflectValue;
+  }
+  return false;
+}
+
+function assignable(v: GoValue, t: GoType): boolean {
+  if (t.kind === 'interface') {
+    if (t.name === 'interface {}') return true;
+    if (v === null) return false;
+    if (t.name === 'error') return findMethod(v, 'Error') !== undefined;
+    return true;
+  }
+  if (v === null) return false;
+  const vt = typeOf(v);
+  if (!vt) return false;
+  if (vt === t) return true;
+  return vt.name === t.name;
+}
+
+/** Go's validateType: check (and, for pointers, adjust) a value passed where type t is declared. */
+function validateType(s: State, v: GoValue, t: GoType | null): GoValue {
+  if (t === null) return v;
+  if (v === undefined) {
+    if (t === T.reflectValue) return undefined;
+    if (canBeNil(t)) return zeroValue(t);
+    errorf(s, `invalid value; expected ${t.name}`);
+  }
+  if (t === T.reflectValue) return v;
+  if (assignable(v, t)) return v;
+  if (v instanceof GoStruct && v.ptr && v.type.name === t.name) return v;
+  if (v instanceof GoNil && v.type.kind === 'ptr' && v.type.elem && v.type.elem.name === t.name) {
+    errorf(s, `dereference of nil pointer of type ${t.name}`);
+  }
+  if (v instanceof GoStruct && !v.ptr && t.kind === 'ptr' && t.elem && t.elem.name === v.type.name) return v;
+  errorf(s, `wrong type for value; expected ${t.name}; got ${typeName(v)}`);
+}
+
+/** A validated Go value as the JavaScript function receives it (see value.ts `def`). */
+function toJs(t: GoType, v: GoValue): GoValue {
+  if (v instanceof GoNum && t.kind !== 'interface' && t !== T.reflectValue) return v.v;
+  if (v === undefined && t.kind === 'interface') return null;
+  return v;
+}
+
+// ---------- constants ----------
+
+function isHexInt(s: string): boolean {
+  return s.length > 2 && s[0] === '0' && (s[1] === 'x' || s[1] === 'X') && !/[pP]/.test(s);
+}
+
+const COMPLEX128: GoType = { kind: 'complex128', name: 'complex128' };
+
+/** Go's idealConstant, decided at compile time; errors are raised only when executed. */
+function idealConstant(n: NumberNode): Expr {
+  let v: GoValue;
+  if (n.isComplex) {
+    v = new GoNum(COMPLEX128, n.complex[0]);
+  } else if (n.isFloat && !isHexInt(n.text) && n.text[0] !== "'" && /[.eEpP]/.test(n.text)) {
+    v = n.float64;
+  } else if (n.isInt) {
+    v = n.int64;
+  } else if (n.isUint) {
+    return (s) => {
+      s.node = n;
+      errorf(s, `${n.text} overflows int`);
+    };
+  } else v = undefined;
+  return (s) => {
+    s.node = n;
+    return v;
+  };
+}
+
+function literalArg(s: State, t: GoType, n: Node, dot: GoValue): GoValue {
+  const k = t.kind;
+  if (k === 'bool') {
+    if (n instanceof BoolNode) return n.value;
+    errorf(s, `expected bool; found ${n.toString()}`);
+  }
+  if (k === 'string') {
+    if (n instanceof StringNode) return n.text;
+    errorf(s, `expected string; found ${n.toString()}`);
+  }
+  if (isIntKind(k)) {
+    if (n instanceof NumberNode && n.isInt) {
+      const x = BigInt.asIntN(bitsOf(k), n.int64);
+      return t === T.int ? x : new GoNum(t, x);
+    }
+    errorf(s, `expected integer; found ${n.toString()}`);
+  }
+  if (isUintKind(k)) {
+    if (n instanceof NumberNode && n.isUint) return new GoNum(t, BigInt.asUintN(bitsOf(k), n.uint64));
+    errorf(s, `expected unsigned integer; found ${n.toString()}`);
+  }
+  if (isFloatKind(k)) {
+    if (n instanceof NumberNode && n.isFloat) return t === T.float64 ? n.float64 : new GoNum(t, k === 'float32' ? Math.fround(n.float64) : n.float64);
+    errorf(s, `expected float; found ${n.toString()}`);
+  }
+  if (k === 'complex64' || k === 'complex128') {
+    if (n instanceof NumberNode && n.isComplex) return new GoNum(t, n.complex[0]);
+    errorf(s, `expected complex; found ${n.toString()}`);
+  }
+  if ((k === 'interface' && t.name === 'interface {}') || t === T.reflectValue) {
+    if (n instanceof BoolNode) return n.value;
+    if (n instanceof StringNode) return n.text;
+    if (n instanceof NumberNode) return idealConstant(n)(s, dot, false);
+  }
+  errorf(s, `can't handle ${n.toString()} for arg of type ${t.name}`);
+}
+
+function evalArg(s: State, dot: GoValue, di: boolean, t: GoType, a: ArgEval): GoValue {
+  s.node = a.node;
+  switch (a.kind) {
+    case ArgKind.Dot:
+      return validateType(s, dot, t);
+    case ArgKind.Nil:
+      if (canBeNil(t)) return t === T.reflectValue ? undefined : zeroValue(t);
+      errorf(s, `cannot assign nil to ${t.name}`);
+    case ArgKind.Expr:
+      return validateType(s, a.expr!(s, dot, di), t);
+    default:
+      return literalArg(s, t, a.node, dot);
+  }
+}
+
+// ---------- calls ----------
+
+interface Callable {
+  params: GoType[];
+  variadic?: boolean;
+  results: 1 | 2;
+  resultType: GoType;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  fn: (...args: any[]) => GoValue;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) {
+    if (e instanceof RangeError && e.message.includes('call stack')) throw e;
+    return e.message;
+  }
+  return String(e);
+}
+
+function evalCall(
+  s: State,
+  dot: GoValue,
+  di: boolean,
+  fn: Callable,
+  recv: GoValue | typeof NO_RECV,
+  special: string | undefined,
+  node: Node,
+  name: string,
+  args: ArgEval[],
+  final: Final,
+): GoValue {
+  const params = fn.params;
+  const nargs = args.length;
+  const numIn = final !== MISSING ? nargs + 1 : nargs;
+  let numFixed = nargs;
+  const variadic = fn.variadic === true;
+  if (variadic) {
+    numFixed = params.length - 1;
+    if (numIn < numFixed) errorf(s, `wrong number of args for ${name}: want at least ${params.length - 1} got ${nargs}`);
+  } else if (numIn !== params.length) {
+    errorf(s, `wrong number of args for ${name}: want ${params.length} got ${numIn}`);
+  }
+
+  if (special === 'and' || special === 'or') {
+    const wantTrue = special === 'or';
+    let v: GoValue = undefined;
+    for (let i = 0; i < nargs; i++) {
+      v = evalArg(s, dot, di, T.reflectValue, args[i]!);
+      if (isTrue(v) === wantTrue) return v;
+    }
+    if (final !== MISSING) v = final;
+    return v;
+  }
+
+  const argv: GoValue[] = new Array(numIn);
+  let i = 0;
+  for (; i < numFixed && i < nargs; i++) {
+    const t = params[i]!;
+    argv[i] = toJs(t, evalArg(s, dot, di, t, args[i]!));
+  }
+  if (variadic) {
+    const et = params[params.length - 1]!.elem ?? T.iface;
+    for (; i < nargs; i++) argv[i] = toJs(et, evalArg(s, dot, di, et, args[i]!));
+  }
+  if (final !== MISSING) {
+    let t = params[params.length - 1]!;
+    if (variadic) t = numIn - 1 < numFixed ? params[numIn - 1]! : (t.elem ?? T.iface);
+    argv[i] = toJs(t, validateType(s, final, t));
+  }
+  let v: GoValue;
+  try {
+    v = recv === NO_RECV ? fn.fn(...argv) : fn.fn(recv, ...argv);
+  } catch (e) {
+    if (e instanceof LimitError) throw e;
+    const msg = errorText(e);
+    s.node = node;
+    errorf(s, `error calling ${name}: ${msg}`);
+  }
+  return asDeclared(fn.resultType, v);
+}
+
+function notAFunction(s: State, args: Node[], final: Final): void {
+  if (args.length > 1 || final !== MISSING) errorf(s, `can't give argument to non-function ${args[0]!.toString()}`);
+}
+
+// ---------- fields ----------
+
+function elemIsIface(t: GoType | undefined): boolean {
+  return t === undefined || t.elem === undefined || t.elem.kind === 'interface';
+}
+
+/** Go's evalField: a method, a struct field or a map key named fieldName on receiver. */
+function evalField(
+  s: State,
+  dot: GoValue,
+  di: boolean,
+  fieldName: string,
+  node: Node,
+  args: ArgEval[],
+  final: Final,
+  recv: GoValue,
+  recvIface: boolean,
+): GoValue {
+  if (recv === undefined) {
+    if (s.missingKey === MissingKey.Error) errorf(s, `nil data; no entry for key ${goQuote(fieldName)}`);
+    s.iface = false;
+    return undefined;
+  }
+  if (recv === null) errorf(s, `nil pointer evaluating interface {}.${fieldName}`);
+  const hasArgs = args.length > 0 || final !== MISSING;
+  if (typeof recv === 'object') {
+    if (!Array.isArray(recv) && !(recv instanceof GoStruct) && !(recv instanceof GoNum) && !(recv instanceof GoNil) && !(recv instanceof GoFunc) && isPlainMap(recv)) {
+      const mt = recv[GO_TYPE];
+      if (mt !== undefined) {
+        const m = mt.methods && Object.prototype.hasOwnProperty.call(mt.methods, fieldName) ? mt.methods[fieldName] : undefined;
+        if (m) return callMethod(s, dot, di, m, recv, node, fieldName, args, final);
+        if (mt.key && mt.key.name !== 'string' && mt.key.kind !== 'interface') cantEvaluate(s, fieldName, recv, recvIface);
+      }
+      if (hasArgs) errorf(s, `${fieldName} is not a method but has arguments`);
+      if (Object.prototype.hasOwnProperty.call(recv, fieldName)) {
+        s.iface = elemIsIface(mt);
+        return recv[fieldName];
+      }
+      return missingKey(s, fieldName, mt ?? MAP_STRING_IFACE);
+    }
+    const m = findMethod(recv, fieldName);
+    if (m) return callMethod(s, dot, di, m, recv, node, fieldName, args, final);
+    if (recv instanceof GoStruct) {
+      const f = findField(recv.type, fieldName);
+      if (f) {
+        if (!isExported(fieldName)) {
+          errorf(s, `${fieldName} is an unexported field of struct type ${recvIface ? 'interface {}' : typeName(recv)}`);
+        }
+        if (hasArgs) errorf(s, `${fieldName} has arguments but cannot be invoked as function`);
+        s.iface = f.type.kind === 'interface';
+        return recv.field(fieldName);
+      }
+    } else if (recv instanceof GoNil) {
+      const t = recv.type;
+      if (t.kind === 'map') {
+        if (t.key && t.key.name === 'string') {
+          if (hasArgs) errorf(s, `${fieldName} is not a method but has arguments`);
+          return missingKey(s, fieldName, t);
+        }
+      } else if (t.kind === 'ptr') {
+        const et = t.elem;
+        if (!(et && et.kind === 'struct' && !findField(et, fieldName))) {
+          errorf(s, `nil pointer evaluating ${recvIface ? 'interface {}' : t.name}.${fieldName}`);
+        }
+      }
+    }
+  }
+  cantEvaluate(s, fieldName, recv, recvIface);
+}
+
+function cantEvaluate(s: State, fieldName: string, recv: GoValue, recvIface: boolean): never {
+  errorf(s, `can't evaluate field ${fieldName} in type ${recvIface ? 'interface {}' : typeName(recv)}`);
+}
+
+function missingKey(s: State, fieldName: string, mt: GoType): GoValue {
+  s.iface = false;
+  switch (s.missingKey) {
+    case MissingKey.Invalid:
+      return undefined;
+    case MissingKey.Zero:
+      return zeroValue(mt.elem ?? T.iface);
+    default:
+      errorf(s, `map has no entry for key ${goQuote(fieldName)}`);
+  }
+}
+
+function callMethod(s: State, dot: GoValue, di: boolean, m: GoMethod, recv: GoValue, node: Node, name: string, args: ArgEval[], final: Final): GoValue {
+  const v = evalCall(s, dot, di, m, recv, undefined, node, name, args, final);
+  s.iface = m.resultType.kind === 'interface';
+  return v;
+}
+
+function evalFieldChain(
+  s: State,
+  dot: GoValue,
+  di: boolean,
+  recv: GoValue,
+  recvIface: boolean,
+  node: Node,
+  ident: string[],
+  args: ArgEval[],
+  final: Final,
+): GoValue {
+  const n = ident.length;
+  for (let i = 0; i < n - 1; i++) {
+    recv = evalField(s, dot, di, ident[i]!, node, NO_ARGS, MISSING, recv, recvIface);
+    recvIface = s.iface;
+  }
+  return evalField(s, dot, di, ident[n - 1]!, node, args, final, recv, recvIface);
+}
+
+// ---------- printing ----------
+
+function printValue(s: State, node: Node, v: GoValue): void {
+  if (typeof v === 'string') s.out += v;
+  else if (typeof v === 'bigint') s.out += v.toString();
+  else {
+    if (!isPrintable(v)) {
+      s.node = node;
+      errorf(s, `can't print ${node.toString()} of type ${typeName(v)}`);
+    }
+    s.out += formatValue(v);
+  }
+  if (s.out.length > s.outCheckAt) {
+    s.node = node;
+    checkOutput(s);
+  }
+}
+
+// ---------- compilation ----------
+
+interface VarBinding {
+  name: string;
+  slot: number;
+  /** Slot holding "the value came from an interface slot" for range element variables, else -1. */
+  flag: number;
+}
+
+export interface Compiled {
+  run: Stmt;
+  nslots: number;
+}
+
+const cache = new WeakMap<Tree, Compiled>();
+
+/** Compile a tree once; the result is cached on the tree (shared by clones of the set). */
+export function compileTree(tree: Tree): Compiled {
+  let c = cache.get(tree);
+  if (!c) {
+    const comp = new Compiler();
+    const run = comp.list(tree.root!);
+    c = { run, nslots: comp.nslots };
+    cache.set(tree, c);
+  }
+  return c;
+}
+
+class Compiler {
+  scope: VarBinding[] = [{ name: '$', slot: 0, flag: -1 }];
+  nslots = 1;
+
+  private lookupVar(name: string): VarBinding | undefined {
+    for (let i = this.scope.length - 1; i >= 0; i--) if (this.scope[i]!.name === name) return this.scope[i];
+    return undefined;
+  }
+
+  list(l: ListNode): Stmt {
+    const fns = l.nodes.map((n) => this.node(n)).filter((f): f is Stmt => f !== null);
+    switch (fns.length) {
+      case 0:
+        return () => Flow.Normal;
+      case 1:
+        return fns[0]!;
+      case 2: {
+        const [a, b] = fns as [Stmt, Stmt];
+        return (s, dot, di) => a(s, dot, di) || b(s, dot, di);
+      }
+    }
+    const n = fns.length;
+    return (s, dot, di) => {
+      for (let i = 0; i < n; i++) {
+        const r = fns[i]!(s, dot, di);
+        if (r !== Flow.Normal) return r;
+      }
+      return Flow.Normal;
+    };
+  }
+
+  private node(n: Node): Stmt | null {
+    if (n instanceof TextNode) return this.text(n);
+    if (n instanceof ActionNode) return this.action(n);
+    if (n instanceof IfNode) return this.ifOrWith(n, false);
+    if (n instanceof WithNode) return this.ifOrWith(n, true);
+    if (n instanceof RangeNode) return this.range(n);
+    if (n instanceof TemplateNode) return this.template(n);
+    if (n instanceof BreakNode) return () => Flow.Break;
+    if (n instanceof ContinueNode) return () => Flow.Continue;
+    if (n instanceof CommentNode) return null;
+    if (n instanceof ListNode) return this.list(n);
+    return (s) => {
+      s.node = n;
+      errorf(s, `unknown node: ${n.toString()}`);
+    };
+  }
+
+  private text(n: TextNode): Stmt {
+    const text = n.text;
+    return (s) => {
+      s.out += text;
+      if (s.out.length > s.outCheckAt) {
+        s.node = n;
+        checkOutput(s);
+      }
+      return Flow.Normal;
+    };
+  }
+
+  private action(n: ActionNode): Stmt {
+    const pipe = this.pipeline(n.pipe);
+    if (n.pipe.decl.length > 0) {
+      return (s, dot, di) => {
+        pipe(s, dot, di);
+        return Flow.Normal;
+      };
+    }
+    return (s, dot, di) => {
+      printValue(s, n, pipe(s, dot, di));
+      return Flow.Normal;
+    };
+  }
+
+  private ifOrWith(n: IfNode | WithNode, isWith: boolean): Stmt {
+    const mark = this.scope.length;
+    const pipe = this.pipeline(n.pipe);
+    const afterPipe = this.scope.length;
+    const list = this.list(n.list);
+    // Go's parser lets the else branch name variables declared in the taken branch; they never exist at run time.
+    this.scope.length = afterPipe;
+    const elseList = n.elseList ? this.list(n.elseList) : null;
+    this.scope.length = mark;
+    if (isWith) {
+      return (s, dot, di) => {
+        const v = pipe(s, dot, di);
+        if (isTrue(v)) return list(s, v, false);
+        return elseList ? elseList(s, dot, di) : Flow.Normal;
+      };
+    }
+    return (s, dot, di) => {
+      if (isTrue(pipe(s, dot, di))) return list(s, dot, di);
+      return elseList ? elseList(s, dot, di) : Flow.Normal;
+    };
+  }
+
+  private range(r: RangeNode): Stmt {
+    const mark = this.scope.length;
+    const pipe = this.pipeline(r.pipe);
+    const decl = r.pipe.decl;
+    let elemSlot = -1;
+    let elemFlag = -1;
+    let indexSlot = -1;
+    if (decl.length > 0) {
+      const eb = this.scope[this.scope.length - 1]!;
+      elemSlot = eb.slot;
+      eb.flag = elemFlag = this.nslots++;
+      if (decl.length > 1) indexSlot = this.scope[this.scope.length - 2]!.slot;
+    }
+    const nDecl = decl.length;
+    const afterPipe = this.scope.length;
+    const body = this.list(r.list);
+    this.scope.length = afterPipe;
+    const elseList = r.elseList ? this.list(r.elseList) : null;
+    this.scope.length = mark;
+
+    const iterate = (s: State, index: GoValue, elem: GoValue, eiface: boolean): Flow => {
+      if (elemSlot >= 0) {
+        s.vars[elemSlot] = elem;
+        s.vars[elemFlag] = eiface;
+        if (indexSlot >= 0) s.vars[indexSlot] = index;
+      }
+      if (++s.iterations > s.maxIter) limitError(s, `range iterations exceed the limit of ${s.maxIter}`);
+      if ((s.iterations & 1023) === 0) checkTime(s);
+      return body(s, elem, eiface);
+    };
+
+    return (s, dot, di) => {
+      s.node = r;
+      let val = pipe(s, dot, di);
+      if (val instanceof GoNil && val.type.kind === 'ptr') val = undefined;
+      if (val !== undefined && val !== null) {
+        if (Array.isArray(val)) {
+          const n = val.length;
+          if (n > 0) {
+            const t = (val as { [GO_TYPE]?: GoType })[GO_TYPE] ?? SLICE_IFACE;
+            const eiface = t.elem === undefined || t.elem.kind === 'interface';
+            for (let i = 0; i < n; i++) {
+              if (iterate(s, BigInt(i), val[i], eiface) === Flow.Break) break;
+            }
+            return Flow.Normal;
+          }
+        } else if (typeof val === 'object' && isPlainMap(val)) {
+          const m = val as GoMap;
+          const t = m[GO_TYPE] ?? MAP_STRING_IFACE;
+          const keys = Object.keys(m);
+          if (keys.length > 0) {
+            const eiface = t.elem === undefined || t.elem.kind === 'interface';
+            const intKeys = t.key !== undefined && (isIntKind(t.key.kind) || isUintKind(t.key.kind));
+            if (intKeys) {
+              keys.sort((a, b) => {
+                const x = BigInt(a);
+                const y = BigInt(b);
+                return x < y ? -1 : x > y ? 1 : 0;
+              });
+            } else keys.sort(compareKeys);
+            for (const k of keys) {
+              const key: GoValue = intKeys ? (t.key === T.int ? BigInt(k) : new GoNum(t.key!, BigInt(k))) : k;
+              if (iterate(s, key, m[k], eiface) === Flow.Break) break;
+            }
+            return Flow.Normal;
+          }
+        } else if (val instanceof GoNil && (val.type.kind === 'map' || val.type.kind === 'slice')) {
+          // a nil map or slice ranges like an empty one
+        } else if (typeof val === 'bigint' || (val instanceof GoNum && typeof val.v === 'bigint')) {
+          // Go 1.24: range over an integer n yields 0..n-1 of the same type.
+          if (nDecl > 1) errorf(s, `can't use ${formatValue(val)} to iterate over more than one variable`);
+          const n = typeof val === 'bigint' ? val : (val.v as bigint);
+          const t = typeof val === 'bigint' ? null : val.type;
+          if (n > 0n) {
+            for (let i = 0n; i < n; i++) {
+              const e: GoValue = t === null ? i : new GoNum(t, i);
+              if (iterate(s, undefined, e, false) === Flow.Break) break;
+            }
+            return Flow.Normal;
+          }
+        } else {
+          errorf(s, `range can't iterate over ${formatValue(val)}`);
+        }
+      }
+      return elseList ? elseList(s, dot, di) : Flow.Normal;
+    };
+  }
+
+  private template(t: TemplateNode): Stmt {
+    const pipe = t.pipe ? this.pipeline(t.pipe) : null;
+    const name = t.name;
+    return (s, dot, di) => {
+      s.node = t;
+      const tmpl = s.set.lookupTree(name);
+      if (!tmpl) errorf(s, `template ${goQuote(name)} not defined`);
+      if (s.depth >= s.maxDepth) {
+        if (s.maxDepth === MAX_EXEC_DEPTH) errorf(s, `exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
+        limitError(s, `exceeded maximum template depth (${s.maxDepth})`);
+      }
+      const newDot = pipe ? pipe(s, dot, di) : undefined;
+      const c = compileTree(tmpl.tree);
+      const saveVars = s.vars;
+      const saveName = s.name;
+      const vars: GoValue[] = new Array(c.nslots);
+      vars[0] = newDot;
+      s.vars = vars;
+      s.name = tmpl.name;
+      s.depth++;
+      if (s.deadline !== Infinity) checkTime(s);
+      try {
+        c.run(s, newDot, false);
+      } catch (e) {
+        if (e instanceof RangeError) {
+          // JavaScript's stack ends long before Go's depth limit; report what Go reports at its limit.
+          s.vars = saveVars;
+          s.name = saveName;
+          s.node = t;
+          errorf(s, `exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
+        }
+        throw e;
+      }
+      s.vars = saveVars;
+      s.name = saveName;
+      s.depth--;
+      return Flow.Normal;
+    };
+  }
+
+  /** Go's evalPipeline: commands in order, the previous result as the last argument, then declarations. */
+  pipeline(p: PipeNode): Expr {
+    const cmds = p.cmds.map((c) => this.command(c));
+    const decls: { slot: number; flag: number; name: string }[] = [];
+    for (const v of p.decl) {
+      const name = v.ident[0]!;
+      if (p.isAssign) {
+        const b = this.lookupVar(name);
+        decls.push(b ? { slot: b.slot, flag: b.flag, name } : { slot: -1, flag: -1, name });
+      } else {
+        const b: VarBinding = { name, slot: this.nslots++, flag: -1 };
+        this.scope.push(b);
+        decls.push({ slot: b.slot, flag: -1, name });
+      }
+    }
+    if (cmds.length === 1 && decls.length === 0) {
+      const c0 = cmds[0]!;
+      return (s, dot, di) => {
+        s.node = p;
+        const v = c0(s, dot, di, MISSING);
+        return v === null ? undefined : v;
+      };
+    }
+    const nd = decls.length;
+    return (s, dot, di) => {
+      s.node = p;
+      let v: Final = MISSING;
+      for (let i = 0; i < cmds.length; i++) {
+        v = cmds[i]!(s, dot, di, v);
+        if (v === null) v = undefined;
+      }
+      const val = v as GoValue;
+      for (let i = 0; i < nd; i++) {
+        const d = decls[i]!;
+        if (d.slot < 0) errorf(s, `undefined variable: ${d.name}`);
+        s.vars[d.slot] = val;
+        if (d.flag >= 0) s.vars[d.flag] = false;
+      }
+      return val;
+    };
+  }
+
+  private arg(n: Node): ArgEval {
+    if (n instanceof DotNode) return { kind: ArgKind.Dot, node: n, expr: null };
+    if (n instanceof NilNode) return { kind: ArgKind.Nil, node: n, expr: null };
+    if (n instanceof FieldNode) {
+      const c = this.field(n, [n]);
+      return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
+    }
+    if (n instanceof VariableNode) {
+      const c = this.variable(n, [n]);
+      return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
+    }
+    if (n instanceof PipeNode) return { kind: ArgKind.Expr, node: n, expr: this.pipeline(n) };
+    if (n instanceof IdentifierNode) {
+      const c = this.func(n, n, []);
+      return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
+    }
+    if (n instanceof ChainNode) {
+      const c = this.chain(n, [n]);
+      return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
+    }
+    return { kind: ArgKind.Literal, node: n, expr: null };
+  }
+
+  private command(cmd: CommandNode): Cmd {
+    const first = cmd.args[0]!;
+    if (first instanceof FieldNode) return this.field(first, cmd.args);
+    if (first instanceof ChainNode) return this.chain(first, cmd.args);
+    if (first instanceof IdentifierNode) return this.func(first, cmd, cmd.args);
+    if (first instanceof PipeNode) {
+      const pipe = this.pipeline(first);
+      const args = cmd.args;
+      return (s, dot, di, final) => {
+        notAFunction(s, args, final);
+        return pipe(s, dot, di);
+      };
+    }
+    if (first instanceof VariableNode) return this.variable(first, cmd.args);
+    const args = cmd.args;
+    if (first instanceof BoolNode) {
+      const v = first.value;
+      return (s, _dot, _di, final) => {
+        s.node = first;
+        notAFunction(s, args, final);
+        return v;
+      };
+    }
+    if (first instanceof DotNode) {
+      return (s, dot, _di, final) => {
+        s.node = first;
+        notAFunction(s, args, final);
+        return dot;
+      };
+    }
+    if (first instanceof NilNode) {
+      return (s, _dot, _di, final) => {
+        s.node = first;
+        notAFunction(s, args, final);
+        errorf(s, 'nil is not a command');
+      };
+    }
+    if (first instanceof NumberNode) {
+      const c = idealConstant(first);
+      return (s, dot, di, final) => {
+        s.node = first;
+        notAFunction(s, args, final);
+        return c(s, dot, di);
+      };
+    }
+    if (first instanceof StringNode) {
+      const v = first.text;
+      return (s, _dot, _di, final) => {
+        s.node = first;
+        notAFunction(s, args, final);
+        return v;
+      };
+    }
+    return (s) => {
+      s.node = first;
+      errorf(s, `can't evaluate command ${goQuote(first.toString())}`);
+    };
+  }
+
+  /** `.a.b args...`: evalFieldNode. `all` is the command's argument list including the field itself. */
+  private field(f: FieldNode, all: Node[]): Cmd {
+    const ident = f.ident;
+    const args = all.slice(1).map((a) => this.arg(a));
+    if (ident.length === 1 && args.length === 0) {
+      const name = ident[0]!;
+      return (s, dot, di, final) => {
+        s.node = f;
+        // Fast path: a string-keyed map without methods, no arguments.
+        if (final === MISSING && dot !== null && typeof dot === 'object' && !Array.isArray(dot) && !(dot instanceof GoStruct) && !(dot instanceof GoNum) && !(dot instanceof GoNil) && !(dot instanceof GoFunc) && (dot as GoMap)[GO_TYPE] === undefined) {
+          if (Object.prototype.hasOwnProperty.call(dot, name)) {
+            s.iface = true;
+            return (dot as GoMap)[name];
+          }
+          return missingKey(s, name, MAP_STRING_IFACE);
+        }
+        return evalField(s, dot, di, name, f, args, final, dot, di);
+      };
+    }
+    return (s, dot, di, final) => {
+      s.node = f;
+      return evalFieldChain(s, dot, di, dot, di, f, ident, args, final);
+    };
+  }
+
+  private chain(c: ChainNode, all: Node[]): Cmd {
+    const args = all.slice(1).map((a) => this.arg(a));
+    const base = c.node;
+    let eval_: Expr;
+    let baseIface: (s: State) => boolean = () => false;
+    if (base instanceof PipeNode) {
+      const p = this.pipeline(base);
+      eval_ = (s, dot, di) => {
+        s.node = base;
+        return p(s, dot, di);
+      };
+    } else if (base instanceof IdentifierNode) {
+      const fc = this.func(base, base, []);
+      eval_ = (s, dot, di) => {
+        s.node = base;
+        return fc(s, dot, di, MISSING);
+      };
+      baseIface = (s) => s.iface;
+    } else {
+      eval_ = (s) => {
+        s.node = c;
+        errorf(s, `indirection through explicit nil in ${c.toString()}`);
+      };
+    }
+    const field = c.field;
+    return (s, dot, di, final) => {
+      s.node = c;
+      s.iface = false;
+      const recv = eval_(s, dot, di);
+      return evalFieldChain(s, dot, di, recv, baseIface(s), c, field, args, final);
+    };
+  }
+
+  private variable(v: VariableNode, all: Node[]): Cmd {
+    const name = v.ident[0]!;
+    const b = this.lookupVar(name);
+    const args = all.slice(1).map((a) => this.arg(a));
+    if (!b) {
+      return (s) => {
+        s.node = v;
+        errorf(s, `undefined variable: ${name}`);
+      };
+    }
+    const slot = b.slot;
+    const flag = b.flag;
+    if (v.ident.length === 1) {
+      return (s, _dot, _di, final) => {
+        s.node = v;
+        notAFunction(s, all, final);
+        return s.vars[slot];
+      };
+    }
+    const ident = v.ident.slice(1);
+    return (s, dot, di, final) => {
+      s.node = v;
+      const recv = s.vars[slot];
+      return evalFieldChain(s, dot, di, recv, flag >= 0 && s.vars[flag] === true, v, ident, args, final);
+    };
+  }
+
+  /** A function call: `ident` names it; `node` is where "error calling" points (the command, or the identifier as an argument). */
+  private func(ident: IdentifierNode, node: Node, all: Node[]): Cmd {
+    const name = ident.ident;
+    const args = all.slice(1).map((a) => this.arg(a));
+    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name]! : undefined;
+    return (s, dot, di, final) => {
+      s.node = ident;
+      let fn: GoFunc | undefined = s.funcs[name];
+      let special: string | undefined;
+      if (fn === undefined) {
+        if (builtin === undefined) errorf(s, `${goQuote(name)} is not a defined function`);
+        fn = builtin;
+        special = fn.special;
+      }
+      const v = evalCall(s, dot, di, fn, NO_RECV, special, node, name, args, final);
+      s.iface = fn.resultType.kind === 'interface';
+      return v;
+    };
+  }
+}
+
+// ---------- entry ----------
+
+/** Execute a compiled tree with data as dot and $. Throws ExecError (with .output set). */
+export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoValue, limits: ExecLimits = {}): string {
+  // Go's reflect.ValueOf(nil) is an invalid value, not a nil interface.
+  if (data === null) data = undefined;
+  const s = new State(set, name, limits);
+  try {
+    if (!tree || !tree.root) errorf(s, `${goQuote(name)} is an incomplete or empty template`);
+    const c = compileTree(tree);
+    const vars: GoValue[] = new Array(c.nslots);
+    vars[0] = data;
+    s.vars = vars;
+    c.run(s, data, false);
+  } catch (e) {
+    if (e instanceof ExecError) {
+      e.output = s.out;
+      throw e;
+    }
+    throw e;
+  }
+  return s.out;
+}
+
+export { GoError };
