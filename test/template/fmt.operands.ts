@@ -1,6 +1,7 @@
 // Builds the operands of test/template/fmt.cases.jsonl: the same values tools/fmt/main.go builds in Go.
 
 import { sprintf } from '../../src/template/fmt.js';
+import { fromGoBytes } from '../../src/template/strconv.js';
 import {
   GoNil,
   GoNum,
@@ -134,6 +135,8 @@ function typed(type: string, v: unknown): GoValue {
   switch (type) {
     case 'int':
       return BigInt(v as string);
+    case 'string-hex':
+      return fromGoBytes(Buffer.from(v as string, 'hex'));
     case 'float64':
       return typeof v === 'number' ? v : float(v as string);
     case 'float32':

@@ -165,4 +165,51 @@ for (const a of printArgs) {
 // {{.}}: text/template's own printing
 for (const a of [...ints.slice(0, 6), ...floats, ...strs.slice(0, 6), ...others]) add('value', '', [a]);
 
+// strconv: FormatFloat on pseudo-random and chosen floats in every format
+const dv = new DataView(new ArrayBuffer(8));
+let seed = 20240601;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
+const chosen = [0, -0, 1, 0.1, 0.5, 1.5, 2.5, 1e21, 1e20, 1e-5, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+  123456789, 1e6, 100000, 0.3, 1 / 3, 2 / 3, 9.5, 0.05, 0.125, 1e23, 8.41e21, 5.960464477539063e-8, 4.35, 1.005, Infinity, -Infinity, NaN];
+const floatsToFormat = [...chosen];
+for (let i = 0; i < 300; i++) {
+  const k = rnd();
+  if (k < 0.4) {
+    dv.setUint32(0, Math.floor(rnd() * 2 ** 32));
+    dv.setUint32(4, Math.floor(rnd() * 2 ** 32));
+    floatsToFormat.push(dv.getFloat64(0));
+  } else if (k < 0.6) {
+    dv.setUint32(0, Math.floor(rnd() * 2 ** 32));
+    floatsToFormat.push(dv.getFloat32(0));
+  } else floatsToFormat.push((rnd() - 0.5) * 10 ** Math.floor(rnd() * 50 - 25));
+}
+const ffmts = ['e', 'E', 'f', 'g', 'G', 'b', 'x', 'X'];
+for (const f of floatsToFormat) {
+  dv.setFloat64(0, f);
+  const bits = dv.getBigUint64(0).toString(16);
+  for (let j = 0; j < 4; j++) {
+    const fm = ffmts[Math.floor(rnd() * ffmts.length)];
+    const prec = j === 0 ? -1 : Math.floor(rnd() * (rnd() < 0.8 ? 12 : 40));
+    out.push(JSON.stringify({ fn: 'formatFloat', args: [bits, fm, prec, rnd() < 0.3 ? 32 : 64] }));
+  }
+}
+for (const [n, base] of [['0', 10], ['-9223372036854775808', 2], ['255', 16], ['-255', 36], ['9223372036854775807', 8], ['35', 36]]) {
+  out.push(JSON.stringify({ fn: 'formatInt', args: [t('int64', n), base] }));
+}
+const quoteStrings = ['', 'plain', 'tab\tnl\n', '"quoted"', 'back\\slash', '\u0000\u0007\u007f\u0080\u009f', '\u00a0\u00ad',
+  '\u200b\u200e\u2028\u2029\u202e', '\ufeff\ufffd\uffff', '\ue000\uf8ff', '日本語 ελληνικά العربية', '\u{1F600}\u{10FFFF}\u{E0001}',
+  '`', 'é', '\u0378\u0530\u2fff\u{1D455}\u{2FFFF}'];
+const quoteHex = ['ff', '61ff62', 'c3', 'c3a9', 'eda080', 'f4908080', 'e282', 'c0af', 'f0'];
+for (const fn of ['quote', 'quoteToASCII', 'canBackquote']) {
+  for (const s of quoteStrings) out.push(JSON.stringify({ fn, args: [s] }));
+  for (const h of quoteHex) out.push(JSON.stringify({ fn, args: [t('string-hex', h)] }));
+}
+const runesToQuote = [0, 7, 9, 10, 31, 32, 39, 34, 92, 127, 128, 160, 173, 0x2028, 0xd800, 0xfeff, 0xfffd, 0xe000, 0x1f600, 0x10ffff, 0x110000, -1, 0xe0001, 0x30000];
+for (const fn of ['quoteRune', 'quoteRuneToASCII', 'isPrint']) {
+  for (const r of runesToQuote) out.push(JSON.stringify({ fn, args: [t('int32', String(r))] }));
+}
+
 process.stdout.write(out.join('\n') + '\n');

@@ -3,9 +3,12 @@
 // Input (stdin), one JSON object per line:
 //   {"fn":"sprintf"|"sprint"|"sprintln"|"value", "format":"...", "args":[operand...]}
 // "value" executes the template {{.}} with args[0] as data, as text/template prints a value.
+// strconv rows: {"fn":"formatFloat","args":[bitsHex, fmt, prec, bitSize]}, "formatInt" [int64, base],
+// "quote" / "quoteToASCII" / "canBackquote" [string], "quoteRune" / "quoteRuneToASCII" / "isPrint" [int32].
 // An operand is a JSON string, number (float64), bool or null, a JSON array ([]interface {}) or
 // object (map[string]interface {}), or a typed operand {"t": TYPE, "v": ...}: TYPE is a Go basic
-// type name (its "v" a decimal string for integer kinds), "[]T" / "map[string]T" for those, or
+// type name (its "v" a decimal string for integer kinds), "string-hex" (a string given by its
+// bytes in hex, for invalid UTF-8), "[]T" / "map[string]T" for those, or
 // {"fixture": NAME} for one of the values defined below (the TypeScript test builds the same ones).
 // Output: the input object with "out" added (the result, when it is valid UTF-8) or "outHex".
 //
@@ -19,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -184,6 +188,10 @@ func typed(t string, v interface{}) interface{} {
 		return u64()
 	case "uintptr":
 		return uintptr(u64())
+	case "string-hex":
+		b, err := hex.DecodeString(v.(string))
+		check(err)
+		return string(b)
 	case "float64":
 		return f64()
 	case "float32":
@@ -278,6 +286,24 @@ func main() {
 			if err != nil {
 				out += "ERROR: " + err.Error()
 			}
+		case "formatFloat": // args: float64 bits in hex, fmt, prec, bitSize
+			bits, err := strconv.ParseUint(args[0].(string), 16, 64)
+			check(err)
+			out = strconv.FormatFloat(math.Float64frombits(bits), args[1].(string)[0], int(args[2].(float64)), int(args[3].(float64)))
+		case "formatInt":
+			out = strconv.FormatInt(args[0].(int64), int(args[1].(float64)))
+		case "quote":
+			out = strconv.Quote(args[0].(string))
+		case "quoteToASCII":
+			out = strconv.QuoteToASCII(args[0].(string))
+		case "quoteRune":
+			out = strconv.QuoteRune(args[0].(int32))
+		case "quoteRuneToASCII":
+			out = strconv.QuoteRuneToASCII(args[0].(int32))
+		case "canBackquote":
+			out = strconv.FormatBool(strconv.CanBackquote(args[0].(string)))
+		case "isPrint":
+			out = strconv.FormatBool(strconv.IsPrint(args[0].(int32)))
 		default:
 			panic("unknown fn " + fn)
 		}
