@@ -17,6 +17,7 @@ import {
   type GoMethod,
   type GoType,
   type GoValue,
+  type Kind,
 } from './value.js';
 import {
   canBackquote,
@@ -741,7 +742,13 @@ class Printer {
     this.arg = NOARG;
     this.value = value;
 
-    switch (kindOf(value)) {
+    const kind = kindOf(value);
+    if (typeof value === 'bigint' || (value instanceof GoNum && typeof value.v === 'bigint')) {
+      const bits = typeof value === 'bigint' ? value : (value.v as bigint);
+      if (isIntKind(kind as Kind)) return this.fmtIntegerVerb(bits, true, verb);
+      if (isUintKind(kind as Kind)) return this.fmtIntegerVerb(bits, false, verb);
+    }
+    switch (kind) {
       case 'invalid':
         if (depth === 0) this.buf += INVALID_REFLECT;
         else if (staticType && staticType.kind !== 'interface') this.printValue(zeroOf(staticType), verb, depth);
@@ -775,13 +782,6 @@ class Printer {
       case 'func':
       case 'chan':
         return this.fmtPointer(value, verb);
-    }
-    const k = kindOf(value);
-    if (value instanceof GoNum || typeof value === 'bigint') {
-      const n = typeof value === 'bigint' ? value : value.v;
-      const bits = typeof n === 'bigint' ? n : BigInt(Math.trunc(n));
-      if (isIntKind(k as GoType['kind'])) return this.fmtIntegerVerb(bits, true, verb);
-      if (isUintKind(k as GoType['kind'])) return this.fmtIntegerVerb(bits, false, verb);
     }
     // complex and other kinds the model does not hold
     this.buf += '?' + goTypeName(value) + '?';
