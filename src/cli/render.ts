@@ -1,0 +1,142 @@
+// `sidecar-render render`: the sidecar istiod would inject into each workload — the template stage
+// output (byte for byte, for one workload without -o), or with --merged the workload after the output
+// is merged into its pod. Flags follow istioctl kube-inject (aliases) and Helm (--set, values files).
+// Each workload that fails is reported on stderr by name and the rest still render; the exit code is
+// then 1. Bad inputs (unreadable files, invalid YAML) stop the run with one line and exit code 2.
+
+import { Option, type Command } from 'commander';
+import { renderRequest, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
+import { parseIstioVersion } from '../istio/version.js';
+import { writeFileAtomic } from '../util/fs.js';
+
+interface RenderFlags {
+  injectorConfigmap?: string;
+  injectConfigFile?: string;
+  template?: string;
+  values?: string;
+  valuesFile: string[];
+  valuesFileIstioctl?: string;
+  mesh?: string;
+  meshConfigFile?: string;
+  filename?: string;
+  merged?: boolean;
+  output?: 'yaml' | 'json';
+  outputFile?: string;
+  set: string[];
+  setString: string[];
+  revision?: string;
+  istioVersion?: string;
+  nativeSidecars: NativeSidecarsMode;
+  kubeVersion?: string;
+  env: string[];
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
+  return (v: string): T => {
+    if (!(allowed as readonly string[]).includes(v)) throw new Error(`${flag} must be one of ${allowed.join(', ')}, not "${v}"`);
+    return v as T;
+  };
+}
+
+function parseEnv(list: string[]): Record<string, string> {
+  const env: Record<string, string> = Object.create(null);
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new Error(`--env wants KEY=VALUE, not "${kv}"`);
+    env[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return env;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The request the flags describe (exported for tests and the golden command). */
+export function requestFromFlags(flags: RenderFlags): RenderRequest {
+  const pick = (a: string | undefined, b: string | undefined, names: string) => {
+    if (a !== undefined && b !== undefined && a !== b) throw new Error(`give only one of ${names}`);
+    return a ?? b;
+  };
+  const injectorConfigMap = pick(flags.injectorConfigmap, flags.injectConfigFile, '--injector-configmap and --injectConfigFile');
+  const values = pick(flags.values, flags.valuesFileIstioctl, '--values and --valuesFile');
+  const mesh = pick(flags.mesh, flags.meshConfigFile, '--mesh and --meshConfigFile');
+  if (!flags.filename) throw new Error('render: give the workloads with -f FILE (or -f - for stdin)');
+  if (!injectorConfigMap && !flags.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
+  const req: RenderRequest = {
+    workloads: flags.filename,
+    valuesFiles: flags.valuesFile,
+    set: flags.set,
+    setString: flags.setString,
+    nativeSidecars: flags.nativeSidecars,
+    env: parseEnv(flags.env),
+  };
+  if (injectorConfigMap) req.injectorConfigMap = injectorConfigMap;
+  if (flags.template) req.template = flags.template;
+  if (values) req.values = values;
+  if (mesh) req.mesh = mesh;
+  if (flags.merged) req.merged = true;
+  if (flags.output) req.output = flags.output;
+  if (flags.revision !== undefined) req.revision = flags.revision;
+  if (flags.istioVersion) req.istioVersion = parseIstioVersion(flags.istioVersion);
+  if (flags.kubeVersion) {
+    if (!/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
+    req.kubeVersion = flags.kubeVersion;
+  }
+  return req;
+}
+
+export function renderCommand(program: Command): void {
+  // istioctl's --valuesFile and Helm-style --values-file share commander's attribute name: the former
+  // is kept aside here and leaves the latter's list alone.
+  let istioctlValues: string | undefined;
+  program
+    .command('render')
+    .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)')
+    .option('--injector-configmap <file>', 'the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml)')
+    .addOption(new Option('--injectConfigFile <file>', 'istioctl kube-inject name of --injector-configmap').hideHelp())
+    .option('--template <file>', 'an injection template file (instead of a ConfigMap)')
+    .option('--values <file>', 'the injector values (JSON or YAML), instead of the ConfigMap\'s data.values')
+    .addOption(
+      new Option('--valuesFile <file>', 'istioctl kube-inject name of --values').hideHelp().argParser((v: string, prev: unknown) => {
+        istioctlValues = v;
+        return prev;
+      }),
+    )
+    .option('--mesh <file>', 'mesh config: the istio ConfigMap (data.mesh) or MeshConfig YAML')
+    .addOption(new Option('--meshConfigFile <file>', 'istioctl kube-inject name of --mesh').hideHelp())
+    .option('-f, --filename <file>', 'workloads: Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, List; - for stdin')
+    .option('--merged', 'print each workload with the sidecar merged into its pod, as istiod admits it')
+    .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output').choices(['yaml', 'json']))
+    .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout')
+    .option('--set <key=value>', "override values, Helm's --set syntax (repeatable)", collect, [] as string[])
+    .option('--set-string <key=value>', 'override values with strings (repeatable)', collect, [] as string[])
+    .option('--values-file <file>', 'values merged over the injector values, Helm -f style (repeatable)', collect, [] as string[])
+    .option('--revision <rev>', 'the istiod revision (.Revision)')
+    .option('--istio-version <version>', 'the Istio release whose template data to build (default: detected from the templates)')
+    .addOption(
+      new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33")
+        .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))
+        .default('auto'),
+    )
+    .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
+    .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[])
+    .action(async (flags: RenderFlags) => {
+      const req = requestFromFlags({ ...flags, valuesFile: Array.isArray(flags.valuesFile) ? flags.valuesFile : [], ...(istioctlValues !== undefined ? { valuesFileIstioctl: istioctlValues } : {}) });
+      if (req.workloads === '-') req.stdin = await readStdin();
+      const out = renderRequest(req);
+      for (const m of out.messages) process.stderr.write(m + '\n');
+      if (flags.outputFile) writeFileAtomic(flags.outputFile, out.text);
+      else process.stdout.write(out.text);
+      if (out.failed > 0) {
+        process.stderr.write(`${out.failed} of ${out.results.length} workloads failed\n`);
+        process.exitCode = 1;
+      }
+    });
+}

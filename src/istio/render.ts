@@ -1,0 +1,737 @@
+// What istiod does once it has decided to look at a pod: the injection policy, the choice of
+// templates, executing each with the Istio function set over SidecarTemplateData (the template stage,
+// whose text `render` prints), and then merging that output into the pod (`render --merged`).
+//
+// Public API
+//   parseInjectorConfig(text, origin)      `data.config` of the injector ConfigMap → InjectorConfig
+//   readInjectorConfigMap(text, file)      a ConfigMap as `kubectl get -o yaml` prints it → { config, values }
+//   injectionDecision(config, pod)         istiod's injectRequired, with its reason
+//   selectTemplates(config, annotations)   template names for a pod (inject.istio.io/templates, aliases)
+//   detectIstioVersion(config)             the release a ConfigMap's templates were written for
+//   Renderer                               parsed templates + inputs; .renderWorkload(w) per workload
+//   renderInputs(req) / renderRequest(req) the file-level entry points the CLI and golden tests share
+
+import { readFileSync } from 'node:fs';
+import { parse as parseYAML, parseAllDocuments, parseDocument, isMap, isScalar, isPair, LineCounter, type Scalar } from 'yaml';
+import { Template } from '../template/index.js';
+import { ExecError, TemplateError } from '../template/errors.js';
+import type { GoValue } from '../template/value.js';
+import { istioFuncs } from '../funcs/istio.js';
+import { goJsonMarshal } from '../yaml/json.js';
+import { jsonToYaml } from '../yaml/emit.js';
+import {
+  applyInjectionSpec,
+  clone,
+  isInjectionSpec,
+  isObject,
+  moveProxyToInit,
+  reorderPod,
+  strategicMergePod,
+  hasContainer,
+  PROXY_CONTAINER,
+  type Json,
+  type JsonObject,
+} from './merge.js';
+import { applySet, mergeValues } from './setvalues.js';
+import { workloadsFromText, workloadLabel, type Workload } from './workload.js';
+import { InputError } from './yamlsrc.js';
+import { buildTemplateData, type TemplateDataInput } from './data.js';
+import { proxyConfigJSON } from './data.js';
+import { detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+
+/** A problem with the inputs (not with one workload): one line, file:line:col where known. */
+export class RenderInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RenderInputError';
+  }
+}
+
+// ---------- the injector configuration ----------
+
+export interface InjectorConfig {
+  policy: string;
+  /** 1.5-1.9: the single template (istiod treats it as the template named "sidecar"). */
+  template?: string;
+  templates: Record<string, string>;
+  defaultTemplates: string[];
+  aliases: Record<string, string[]>;
+  neverInjectSelector: JsonObject[];
+  alwaysInjectSelector: JsonObject[];
+  injectedAnnotations: Record<string, string>;
+  /** Where each template's text starts in its file, for error positions. */
+  positions: Record<string, TextPosition>;
+  /** The config text as given (what the release is guessed from). */
+  source: string;
+}
+
+/** Template line L col C is at file line `line + L - 1`, column `col + C` (block scalars only). */
+export interface TextPosition {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export const SIDECAR_TEMPLATE = 'sidecar';
+
+function strMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (isObject(v)) for (const k of Object.keys(v)) out[k] = String(v[k]);
+  return out;
+}
+
+function objList(v: unknown): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+/** The YAML of `data.config`: policy, template or templates/defaultTemplates/aliases, selectors. */
+export function parseInjectorConfig(text: string, origin: string, at?: TextPosition): InjectorConfig {
+  let doc: unknown;
+  try {
+    doc = parseYAML(text, { version: '1.1' });
+  } catch (e) {
+    throw new RenderInputError(`${origin}: ${firstLine(e)}`);
+  }
+  if (doc === null || doc === undefined) doc = {};
+  if (!isObject(doc as Json)) throw new RenderInputError(`${origin}: the injector config must be a YAML map`);
+  const c = doc as JsonObject;
+  const templates: Record<string, string> = Object.create(null);
+  if (isObject(c.templates)) for (const k of Object.keys(c.templates)) templates[k] = String(c.templates[k] ?? '');
+  let template: string | undefined;
+  if (typeof c.template === 'string' && c.template !== '') {
+    template = c.template;
+    templates[SIDECAR_TEMPLATE] = c.template;
+  }
+  const aliases: Record<string, string[]> = Object.create(null);
+  if (isObject(c.aliases)) for (const k of Object.keys(c.aliases)) aliases[k] = Array.isArray(c.aliases[k]) ? (c.aliases[k] as Json[]).map(String) : [];
+  const defaultTemplates = Array.isArray(c.defaultTemplates) && c.defaultTemplates.length > 0 ? c.defaultTemplates.map(String) : [SIDECAR_TEMPLATE];
+  const positions: Record<string, TextPosition> = Object.create(null);
+  if (at) {
+    for (const name of Object.keys(templates)) {
+      const p = blockScalarStart(text, name === SIDECAR_TEMPLATE && template !== undefined ? ['template'] : ['templates', name]);
+      if (p) positions[name] = { file: at.file, line: at.line + p.line - 1, col: at.col + p.col };
+    }
+  }
+  return {
+    policy: typeof c.policy === 'string' ? c.policy : 'enabled',
+    ...(template !== undefined ? { template } : {}),
+    templates,
+    defaultTemplates,
+    aliases,
+    neverInjectSelector: objList(c.neverInjectSelector),
+    alwaysInjectSelector: objList(c.alwaysInjectSelector),
+    injectedAnnotations: strMap(c.injectedAnnotations),
+    positions,
+    source: text,
+  };
+}
+
+/** Where a block scalar's content starts in `text` (1-based line, 0-based indentation). */
+function blockScalarStart(text: string, path: string[]): { line: number; col: number } | undefined {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, version: '1.1', keepSourceTokens: true });
+  let node: unknown = doc.contents;
+  for (const seg of path) {
+    if (!isMap(node)) return undefined;
+    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === seg);
+    if (!pair) return undefined;
+    node = pair.value;
+  }
+  if (!isScalar(node)) return undefined;
+  const s = node as Scalar;
+  if (s.type !== 'BLOCK_LITERAL' && s.type !== 'BLOCK_FOLDED') return undefined;
+  if (!s.range) return undefined;
+  // The header (`|`, `|-`) ends its line; the content starts on the next line.
+  const header = lc.linePos(s.range[0]);
+  const lines = text.split('\n');
+  for (let i = header.line; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.trim() === '') continue;
+    return { line: i + 1, col: l.length - l.trimStart().length };
+  }
+  return undefined;
+}
+
+export interface InjectorConfigMap {
+  config: InjectorConfig;
+  values: JsonObject;
+}
+
+/** An injector ConfigMap as exported with `kubectl get cm istio-sidecar-injector -o yaml`. */
+export function readInjectorConfigMap(text: string, file: string): InjectorConfigMap {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, version: '1.1' });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const p = lc.linePos(e.pos[0]);
+    throw new RenderInputError(`${file}:${p.line}:${p.col}: ${firstLine(e.message)}`);
+  }
+  const cm = doc.toJS() as unknown;
+  if (!isObject(cm as Json)) throw new RenderInputError(`${file}: not a ConfigMap`);
+  const obj = cm as JsonObject;
+  const data = isObject(obj.data) ? obj.data : undefined;
+  if (!data || (typeof data.config !== 'string' && typeof data.values !== 'string')) {
+    throw new RenderInputError(`${file}: not an injector ConfigMap (no data.config or data.values)`);
+  }
+  let configAt: TextPosition | undefined;
+  const configStart = blockScalarStart(text, ['data', 'config']);
+  if (configStart) configAt = { file, line: configStart.line, col: configStart.col };
+  const config = parseInjectorConfig(typeof data.config === 'string' ? data.config : '', `${file}: data.config`, configAt);
+  const values = typeof data.values === 'string' ? parseValuesText(data.values, `${file}: data.values`) : (Object.create(null) as JsonObject);
+  return { config, values };
+}
+
+/** Values as istiod reads them: JSON (YAML accepted too). */
+export function parseValuesText(text: string, origin: string): JsonObject {
+  let v: unknown;
+  try {
+    v = parseYAML(text, { version: '1.1' });
+  } catch (e) {
+    throw new RenderInputError(`${origin}: ${firstLine(e)}`);
+  }
+  if (v === null || v === undefined) return Object.create(null) as JsonObject;
+  if (!isObject(v as Json)) throw new RenderInputError(`${origin}: values must be a map`);
+  return jsonShaped(v) as JsonObject;
+}
+
+/** What a JSON round trip leaves of a parsed YAML value. */
+export function jsonShaped(v: unknown): Json {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.map(jsonShaped);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Map) {
+    const o = Object.create(null) as JsonObject;
+    for (const [k, x] of v) o[String(k)] = jsonShaped(x);
+    return o;
+  }
+  if (typeof v === 'object') {
+    const o = Object.create(null) as JsonObject;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = jsonShaped(x);
+    return o;
+  }
+  return v as Json;
+}
+
+// ---------- which release wrote the templates ----------
+
+/** The release the templates were written for (from what they use); the newest when nothing tells. */
+export function detectIstioVersion(config: InjectorConfig, configText?: string): IstioVersion {
+  const text = configText ?? config.source;
+  return detectFromText(text)?.version ?? LATEST;
+}
+
+// ---------- the injection policy (istiod's injectRequired) ----------
+
+export interface InjectionDecision {
+  inject: boolean;
+  reason: string;
+}
+
+const IGNORED_NAMESPACES = ['kube-system', 'kube-public'];
+
+function labelsMatch(sel: JsonObject, labels: Record<string, string>): boolean | undefined {
+  const ml = isObject(sel.matchLabels) ? sel.matchLabels : {};
+  const exprs = Array.isArray(sel.matchExpressions) ? sel.matchExpressions.filter(isObject) : [];
+  // An empty selector selects nothing here: istiod skips it (`!selector.Empty()`).
+  if (Object.keys(ml).length === 0 && exprs.length === 0) return undefined;
+  for (const k of Object.keys(ml)) if (labels[k] !== String(ml[k])) return false;
+  for (const e of exprs) {
+    const key = String(e.key ?? '');
+    const vals = Array.isArray(e.values) ? e.values.map(String) : [];
+    const has = Object.prototype.hasOwnProperty.call(labels, key);
+    switch (e.operator) {
+      case 'In':
+        if (!has || !vals.includes(labels[key]!)) return false;
+        break;
+      case 'NotIn':
+        if (has && vals.includes(labels[key]!)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return true;
+}
+
+/** istiod's injectRequired for the pod template: host network, system namespaces, annotation/label, selectors, policy. */
+export function injectionDecision(config: InjectorConfig, pod: { metadata: JsonObject; spec: JsonObject; namespace: string }): InjectionDecision {
+  if (pod.spec.hostNetwork === true) return { inject: false, reason: 'host networking is enabled' };
+  if (IGNORED_NAMESPACES.includes(pod.namespace)) return { inject: false, reason: `namespace ${pod.namespace} is never injected` };
+  const annos = strMap(pod.metadata.annotations);
+  const labels = strMap(pod.metadata.labels);
+  let selector = annos['sidecar.istio.io/inject'] ?? '';
+  let from = 'annotation';
+  if (Object.prototype.hasOwnProperty.call(labels, 'sidecar.istio.io/inject')) {
+    // The label is the newer API and wins over the annotation.
+    selector = labels['sidecar.istio.io/inject']!;
+    from = 'label';
+  }
+  let useDefault = false;
+  let inject = false;
+  switch (selector.toLowerCase()) {
+    case 'y':
+    case 'yes':
+    case 'true':
+    case 'on':
+      inject = true;
+      break;
+    case '':
+      useDefault = true;
+      break;
+  }
+  let reason = useDefault ? '' : `sidecar.istio.io/inject ${from} is "${selector}"`;
+  if (useDefault) {
+    for (const s of config.neverInjectSelector) {
+      if (labelsMatch(s, labels) === true) {
+        useDefault = false;
+        inject = false;
+        reason = 'pod labels match neverInjectSelector';
+        break;
+      }
+    }
+  }
+  if (useDefault) {
+    for (const s of config.alwaysInjectSelector) {
+      if (labelsMatch(s, labels) === true) {
+        useDefault = false;
+        inject = true;
+        reason = 'pod labels match alwaysInjectSelector';
+        break;
+      }
+    }
+  }
+  switch (config.policy) {
+    case 'enabled':
+      return useDefault ? { inject: true, reason: 'policy is enabled' } : { inject, reason };
+    case 'disabled':
+      return useDefault ? { inject: false, reason: 'policy is disabled' } : { inject, reason };
+    default:
+      return { inject: false, reason: `policy "${config.policy}" is neither enabled nor disabled` };
+  }
+}
+
+/** Template names for a pod: the inject.istio.io/templates annotation, else defaultTemplates; aliases expanded. */
+export function selectTemplates(config: InjectorConfig, annotations: Record<string, string>): string[] {
+  const a = annotations['inject.istio.io/templates'];
+  const names = a !== undefined ? a.split(',').map((s) => s.trim()) : config.defaultTemplates;
+  return names.flatMap((n) => config.aliases[n] ?? [n]);
+}
+
+// ---------- workloads ----------
+
+export { workloadLabel };
+
+function getPath(o: JsonObject, path: (string | number)[]): JsonObject | undefined {
+  let cur: Json = o;
+  for (const seg of path) {
+    if (Array.isArray(cur) && typeof seg === 'number') cur = cur[seg] ?? null;
+    else if (isObject(cur)) cur = cur[String(seg)] ?? null;
+    else return undefined;
+  }
+  return isObject(cur) ? cur : undefined;
+}
+
+/** The workload object as given (the document, or the List item). */
+function objectOf(w: Workload): JsonObject {
+  return jsonShaped(w.doc.value) as JsonObject;
+}
+
+// ---------- rendering ----------
+
+export type NativeSidecarsMode = 'auto' | 'true' | 'false';
+
+export interface RenderOptions {
+  istioVersion?: IstioVersion;
+  revision?: string;
+  nativeSidecars?: NativeSidecarsMode;
+  /** "1.33" etc.; `auto` native sidecars turn on from 1.33. */
+  kubeVersion?: string;
+  /** The environment the template's `env` reads (istiod's). */
+  env?: Record<string, string>;
+}
+
+export interface RenderInputs {
+  config: InjectorConfig;
+  values: JsonObject;
+  /** Mesh config as given (plain MeshConfig YAML fields); Istio's defaults are filled in by the data builder. */
+  mesh: JsonObject;
+  /** Where the mesh config came from, for messages. */
+  meshOrigin?: string;
+}
+
+export interface WorkloadResult {
+  workload: Workload;
+  label: string;
+  decision: InjectionDecision;
+  /** Template names executed. */
+  templates: string[];
+  /** The template stage output, one entry per template. */
+  outputs: string[];
+  /** The workload object with the merged pod, when merging was asked for and injection happened. */
+  merged?: JsonObject;
+  hold: boolean;
+  native: boolean;
+  error?: string;
+}
+
+function kubeAtLeast(v: string | undefined, major: number, minor: number): boolean {
+  if (!v) return false;
+  const m = /^v?(\d+)\.(\d+)/.exec(v.trim());
+  if (!m) return false;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return a > major || (a === major && b >= minor);
+}
+
+/** istiod's ENABLE_NATIVE_SIDECARS for this run. */
+export function nativeSidecarsOn(opts: RenderOptions): boolean {
+  const mode = opts.nativeSidecars ?? 'auto';
+  if (mode === 'true') return true;
+  if (mode === 'false') return false;
+  return kubeAtLeast(opts.kubeVersion, 1, 33);
+}
+
+function readBoolish(v: Json | undefined): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (isObject(v ?? null) && typeof (v as JsonObject).value === 'boolean') return (v as JsonObject).value as boolean;
+  return undefined;
+}
+
+/** holdApplicationUntilProxyStarts as reorderPod decides it: ProxyConfig (mesh, then the pod annotation) or values. */
+export function holdRequested(values: JsonObject, mesh: JsonObject, annotations: Record<string, string>): boolean {
+  let fromMesh = readBoolish(isObject(mesh.defaultConfig) ? mesh.defaultConfig.holdApplicationUntilProxyStarts : undefined) ?? false;
+  const pca = annotations['proxy.istio.io/config'];
+  if (pca !== undefined) {
+    try {
+      const p = parseYAML(pca, { version: '1.1' }) as unknown;
+      if (isObject(p as Json)) {
+        const h = readBoolish((p as JsonObject).holdApplicationUntilProxyStarts);
+        if (h !== undefined) fromMesh = h;
+      }
+    } catch {
+      // an unreadable annotation fails the render elsewhere
+    }
+  }
+  const g = isObject(values.global) ? values.global : undefined;
+  const p = g && isObject(g.proxy) ? g.proxy : undefined;
+  return fromMesh || readBoolish(p?.holdApplicationUntilProxyStarts) === true;
+}
+
+export class Renderer {
+  readonly version: IstioVersion;
+  private readonly parsed = new Map<string, Template>();
+
+  constructor(
+    readonly inputs: RenderInputs,
+    readonly opts: RenderOptions = {},
+  ) {
+    this.version = opts.istioVersion ?? detectIstioVersion(inputs.config);
+  }
+
+  /** The environment `env` sees: --env, plus ENABLE_NATIVE_SIDECARS when native sidecars are on. */
+  env(): Record<string, string> {
+    const env: Record<string, string> = Object.create(null);
+    if (nativeSidecarsOn(this.opts)) env.ENABLE_NATIVE_SIDECARS = 'true';
+    Object.assign(env, this.opts.env ?? {});
+    return env;
+  }
+
+  private template(name: string, data: GoValue): Template {
+    const text = this.inputs.config.templates[name];
+    if (text === undefined) {
+      const have = Object.keys(this.inputs.config.templates).sort().join(', ');
+      throw new Error(`requested template "${name}" not found; have ${have}`);
+    }
+    // render (1.5-1.7) executes with the pod's data: templates are parsed per workload then.
+    const legacyRender = this.usesRender();
+    const key = legacyRender ? '' : name;
+    const cached = key ? this.parsed.get(key) : undefined;
+    if (cached) return cached;
+    const t = new Template('inject').funcs(this.funcs(data));
+    try {
+      t.parse(text);
+    } catch (e) {
+      throw this.positioned(e, name);
+    }
+    if (key) this.parsed.set(key, t);
+    return t;
+  }
+
+  private usesRender(): boolean {
+    return this.version.minor <= 7 && this.version.major === 1;
+  }
+
+  private funcs(data: GoValue) {
+    const env = this.env();
+    const legacy = this.version.major === 1 && this.version.minor <= 8;
+    const opts: Parameters<typeof istioFuncs>[0] = {
+      env,
+      legacyToJson: legacy,
+      protoToJSON: (m) => proxyConfigJSON(this.version, m),
+    };
+    if (this.usesRender()) {
+      opts.render = (text: string) => {
+        try {
+          const t = new Template('inject').funcs(this.funcs(data));
+          t.parse(text);
+          return t.execute(data);
+        } catch {
+          return '';
+        }
+      };
+    }
+    return istioFuncs(opts);
+  }
+
+  /** Prefix a template error with the position of the failing line in the ConfigMap or template file. */
+  private positioned(e: unknown, name: string): Error {
+    if (!(e instanceof TemplateError)) return e instanceof Error ? e : new Error(String(e));
+    const at = this.inputs.config.positions[name];
+    if (!at || e.line <= 0) return e;
+    const line = at.line + e.line - 1;
+    const col = at.col + Math.max(e.col, 1);
+    const err = new Error(`${at.file}:${line}:${col}: ${e.message}`);
+    return err;
+  }
+
+  renderWorkload(w: Workload, merged = false): WorkloadResult {
+    const label = workloadLabel(w);
+    const pod = jsonShaped(w.pod) as JsonObject;
+    const metadata = isObject(pod.metadata) ? pod.metadata : {};
+    const spec = isObject(pod.spec) ? pod.spec : {};
+    const namespace = String(metadata.namespace ?? w.namespace);
+    const annotations = strMap(metadata.annotations);
+    const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true' ? true : annotations['sidecar.istio.io/nativeSidecar'] === 'false' ? false : nativeSidecarsOn(this.opts);
+    const result: WorkloadResult = {
+      workload: w,
+      label,
+      decision: injectionDecision(this.inputs.config, { metadata, spec, namespace }),
+      templates: [],
+      outputs: [],
+      hold: holdRequested(this.inputs.values, this.inputs.mesh, annotations),
+      native,
+    };
+    if (!result.decision.inject) return result;
+    try {
+      const input: TemplateDataInput = {
+        version: this.version,
+        workload: w,
+        values: this.inputs.values,
+        mesh: this.inputs.mesh,
+        revision: this.opts.revision ?? '',
+        nativeSidecars: nativeSidecarsOn(this.opts),
+      };
+      const data = buildTemplateData(input);
+      result.templates = selectTemplates(this.inputs.config, annotations);
+      for (const name of result.templates) {
+        const t = this.template(name, data);
+        try {
+          result.outputs.push(t.execute(data));
+        } catch (e) {
+          if (e instanceof ExecError) result.outputs.push(e.output);
+          throw this.positioned(e, name);
+        }
+      }
+      if (merged) result.merged = this.merge(w, pod, result);
+    } catch (e) {
+      result.error = firstLine(e);
+    }
+    return result;
+  }
+
+  private merge(w: Workload, pod: JsonObject, r: WorkloadResult): JsonObject {
+    let mergedPod: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
+    for (let i = 0; i < r.outputs.length; i++) {
+      const out = parseTemplateOutput(r.outputs[i]!, r.templates[i]!);
+      if (isInjectionSpec(out)) {
+        mergedPod = applyInjectionSpec(mergedPod, out, r.hold);
+        continue;
+      }
+      const tSpec = isObject(out.spec) ? out.spec : {};
+      if (r.native && hasContainer(tSpec.initContainers, PROXY_CONTAINER) && hasContainer((mergedPod.spec as JsonObject).containers, PROXY_CONTAINER)) {
+        mergedPod = moveProxyToInit(mergedPod);
+      }
+      mergedPod = strategicMergePod(mergedPod, out);
+    }
+    if (!r.outputs.some((o, i) => isInjectionSpec(parseTemplateOutput(o, r.templates[i]!)))) mergedPod = reorderPod(mergedPod, r.hold);
+    const obj = objectOf(w);
+    if (w.templatePath.length === 0) {
+      obj.metadata = mergedPod.metadata ?? {};
+      obj.spec = mergedPod.spec ?? {};
+      return obj;
+    }
+    const parent = getPath(obj, w.templatePath.slice(0, -1))!;
+    const last = String(w.templatePath[w.templatePath.length - 1]!);
+    const target = isObject(parent[last]) ? (parent[last] as JsonObject) : (parent[last] = Object.create(null) as JsonObject);
+    target.metadata = mergedPod.metadata ?? {};
+    target.spec = mergedPod.spec ?? {};
+    return obj;
+  }
+}
+
+/** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */
+export function parseTemplateOutput(text: string, name: string): JsonObject {
+  let v: unknown;
+  try {
+    v = parseYAML(text, { version: '1.1', uniqueKeys: false });
+  } catch (e) {
+    throw new Error(`failed parsing generated injected YAML of template "${name}" (check Istio sidecar injector configuration): ${firstLine(e)}`);
+  }
+  if (v === null || v === undefined) return Object.create(null) as JsonObject;
+  if (!isObject(v as Json)) throw new Error(`failed parsing generated injected YAML of template "${name}": not a map`);
+  return jsonShaped(v) as JsonObject;
+}
+
+// ---------- file-level requests (CLI and golden tests) ----------
+
+export interface RenderRequest extends RenderOptions {
+  injectorConfigMap?: string;
+  template?: string;
+  values?: string;
+  valuesFiles?: string[];
+  set?: string[];
+  setString?: string[];
+  mesh?: string;
+  /** A file, or '-' with stdin given. */
+  workloads: string;
+  stdin?: string;
+  merged?: boolean;
+  output?: 'yaml' | 'json';
+}
+
+export interface RenderOutcome {
+  text: string;
+  results: WorkloadResult[];
+  failed: number;
+  /** Lines for stderr: skipped workloads, failures. */
+  messages: string[];
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new RenderInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? firstLine(e)}`);
+  }
+}
+
+/** The mesh config from a file: the `istio` ConfigMap (data.mesh) or a plain MeshConfig YAML. */
+export function readMesh(text: string, file: string): JsonObject {
+  const v = parseValuesText(text, file);
+  if (v.kind === 'ConfigMap') {
+    const data = isObject(v.data) ? v.data : {};
+    if (typeof data.mesh !== 'string') throw new RenderInputError(`${file}: ConfigMap has no data.mesh`);
+    return parseValuesText(data.mesh, `${file}: data.mesh`);
+  }
+  return v;
+}
+
+export function renderInputs(req: RenderRequest): RenderInputs {
+  let config: InjectorConfig;
+  let values: JsonObject;
+  if (req.injectorConfigMap) {
+    if (req.template) throw new RenderInputError('give --injector-configmap or --template, not both');
+    const cm = readInjectorConfigMap(readText(req.injectorConfigMap), req.injectorConfigMap);
+    config = cm.config;
+    values = cm.values;
+    if (req.values) values = parseValuesText(readText(req.values), req.values);
+  } else if (req.template) {
+    const text = readText(req.template);
+    config = {
+      policy: 'enabled',
+      template: text,
+      templates: Object.assign(Object.create(null) as Record<string, string>, { [SIDECAR_TEMPLATE]: text }),
+      defaultTemplates: [SIDECAR_TEMPLATE],
+      aliases: Object.create(null) as Record<string, string[]>,
+      neverInjectSelector: [],
+      alwaysInjectSelector: [],
+      injectedAnnotations: Object.create(null) as Record<string, string>,
+      positions: Object.assign(Object.create(null) as Record<string, TextPosition>, { [SIDECAR_TEMPLATE]: { file: req.template, line: 1, col: 0 } }),
+      source: text,
+    };
+    values = req.values ? parseValuesText(readText(req.values), req.values) : (Object.create(null) as JsonObject);
+  } else {
+    throw new RenderInputError('give --injector-configmap FILE, or --template FILE with --values FILE');
+  }
+  for (const f of req.valuesFiles ?? []) values = mergeValues(values, parseValuesText(readText(f), f));
+  try {
+    for (const s of req.set ?? []) values = applySet(values, s, false);
+    for (const s of req.setString ?? []) values = applySet(values, s, true);
+  } catch (e) {
+    throw new RenderInputError(`--set: ${firstLine(e)}`);
+  }
+  const mesh = req.mesh ? readMesh(readText(req.mesh), req.mesh) : (Object.create(null) as JsonObject);
+  return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}) };
+}
+
+/** Everything `sidecar-render render` does, minus writing: the text to print and what happened per workload. */
+export function renderRequest(req: RenderRequest): RenderOutcome {
+  const inputs = renderInputs(req);
+  const renderer = new Renderer(inputs, req);
+  const wtext = req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads);
+  let workloads: Workload[];
+  try {
+    workloads = workloadsFromText(wtext, req.workloads === '-' ? '<stdin>' : req.workloads);
+  } catch (e) {
+    if (e instanceof InputError) throw new RenderInputError(e.message);
+    throw e;
+  }
+  if (workloads.length === 0) throw new RenderInputError(`${req.workloads === '-' ? '<stdin>' : req.workloads}: no workloads with a pod template`);
+  const results = workloads.map((w) => renderer.renderWorkload(w, req.merged ?? false));
+  return formatOutcome(results, req);
+}
+
+export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean; output?: 'yaml' | 'json' }): RenderOutcome {
+  const messages: string[] = [];
+  const docs: string[] = [];
+  let failed = 0;
+  const single = results.length === 1;
+  for (const r of results) {
+    if (r.error !== undefined) {
+      failed++;
+      messages.push(`error: ${r.label} (${r.workload.where}): ${r.error}`);
+      continue;
+    }
+    if (!r.decision.inject) {
+      messages.push(`skipped: ${r.label}: ${r.decision.reason}`);
+      if (req.merged) docs.push(emit(objectOf(r.workload), req.output ?? 'yaml'));
+      continue;
+    }
+    if (req.merged) {
+      docs.push(emit(r.merged!, req.output ?? 'yaml'));
+    } else if (req.output) {
+      const parsed = r.outputs.map((o, i) => parseTemplateOutput(o, r.templates[i]!));
+      for (const p of parsed) docs.push(emit(p, req.output));
+    } else {
+      const text = r.outputs.join(r.outputs.length > 1 ? '\n---\n' : '');
+      docs.push(single ? text : `# Source: ${r.label}\n${text}`);
+    }
+  }
+  let text: string;
+  if (req.output === 'json' && (req.merged || docs.length !== 1)) {
+    text = docs.length === 1 ? docs[0]! : `[\n${docs.map((d) => d.replace(/\n$/, '')).join(',\n')}\n]\n`;
+  } else if (single || docs.length <= 1) {
+    text = docs[0] ?? '';
+  } else {
+    text = docs.map((d) => (d.endsWith('\n') ? d : d + '\n')).join('---\n');
+  }
+  return { text, results, failed, messages };
+}
+
+function emit(v: JsonObject, output: 'yaml' | 'json'): string {
+  const json = goJsonMarshal(v as unknown as GoValue, output === 'json' ? { indent: '  ' } : {});
+  return output === 'json' ? json + '\n' : jsonToYaml(json);
+}
+
+function firstLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0]!;
+}
+
