@@ -24,11 +24,17 @@ import (
 )
 
 type IstioObjectMeta struct {
-	Name        string            `json:"name,omitempty"`
-	Namespace   string            `json:"namespace,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
+	Name              string            `json:"name,omitempty"`
+	Namespace         string            `json:"namespace,omitempty"`
+	CreationTimestamp IstioTime         `json:"creationTimestamp,omitempty"`
+	Labels            map[string]string `json:"labels,omitempty"`
+	Annotations       map[string]string `json:"annotations,omitempty"`
 }
+
+// IstioTime marshals like a zero metav1.Time: null (omitempty never drops a struct).
+type IstioTime struct{}
+
+func (IstioTime) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 type IstioContainerPort struct {
 	Name          string `json:"name,omitempty"`
