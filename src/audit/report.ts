@@ -1,0 +1,118 @@
+// Findings for people (text grouped by workload), for programs (JSON) and for code scanning (SARIF 2.1.0).
+
+import { RULES } from './rules/index.js';
+import type { Finding, Severity } from './types.js';
+import { VERSION } from '../version.js';
+
+const SEVERITY_COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
+
+export function formatText(findings: Finding[], opts: { color?: boolean; workloads?: number } = {}): string {
+  const c = (sev: Severity, s: string): string => (opts.color ? `${SEVERITY_COLOR[sev]}${s}\x1b[0m` : s);
+  const dim = (s: string): string => (opts.color ? `\x1b[2m${s}\x1b[0m` : s);
+  const bold = (s: string): string => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const g = groups.get(f.workload);
+    if (g) g.push(f);
+    else groups.set(f.workload, [f]);
+  }
+  const out: string[] = [];
+  for (const [workload, fs] of groups) {
+    out.push(bold(workload));
+    for (const f of fs) {
+      out.push(`  ${c(f.severity, f.severity.padEnd(7))} ${f.rule}${f.container ? ` [${f.container}]` : ''}`);
+      out.push(`          ${f.message}`);
+      out.push(`          ${dim('at')} ${f.location}`);
+      out.push(`          ${dim('fix')} ${f.fix}`);
+    }
+    out.push('');
+  }
+  const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
+  const total = findings.length;
+  const scope = opts.workloads !== undefined ? ` in ${opts.workloads} workload${opts.workloads === 1 ? '' : 's'}` : '';
+  out.push(
+    total === 0
+      ? `No findings${scope}.`
+      : `${total} finding${total === 1 ? '' : 's'}${scope}: ${count('error')} error, ${count('warning')} warning, ${count('info')} info.`,
+  );
+  return out.join('\n') + '\n';
+}
+
+export function formatJson(findings: Finding[]): string {
+  const rows = findings.map((f) => ({
+    rule: f.rule,
+    severity: f.severity,
+    workload: f.workload,
+    container: f.container,
+    message: f.message,
+    location: f.location,
+    fix: f.fix,
+  }));
+  return JSON.stringify(rows, null, 2) + '\n';
+}
+
+const SARIF_LEVEL: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** SARIF 2.1.0: one run, the rule table as the driver's rules, one result per finding. */
+export function formatSarif(findings: Finding[]): string {
+  const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
+  const results = findings.map((f) => {
+    const m = /^(.*):(\d+):(\d+)$/.exec(f.location);
+    const result: Record<string, unknown> = {
+      ruleId: f.rule,
+      ruleIndex: ruleIndex.get(f.rule),
+      level: SARIF_LEVEL[f.severity],
+      message: { text: `${f.message} Fix: ${f.fix}` },
+      locations: [
+        m && m[1] !== '' && !m[1]!.startsWith('<')
+          ? {
+              physicalLocation: {
+                artifactLocation: { uri: toUri(m[1]!) },
+                region: { startLine: Number(m[2]), startColumn: Number(m[3]) },
+              },
+              logicalLocations: [{ fullyQualifiedName: logical(f), kind: 'object' }],
+            }
+          : { logicalLocations: [{ fullyQualifiedName: logical(f), kind: 'object' }] },
+      ],
+      partialFingerprints: { workloadRule: `${f.workload}/${f.container ?? ''}/${f.rule}` },
+      properties: { workload: f.workload, container: f.container, fix: f.fix, location: f.location },
+    };
+    return result;
+  });
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'sidecar-render audit',
+            version: VERSION,
+            rules: RULES.map((r) => ({
+              id: r.id,
+              name: r.id.replace(/(^|-)([a-z])/g, (_m, _d, ch: string) => ch.toUpperCase()),
+              shortDescription: { text: r.summary },
+              fullDescription: { text: r.description },
+              defaultConfiguration: { level: SARIF_LEVEL[r.severity] },
+              help: { text: r.description },
+            })),
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+function logical(f: Finding): string {
+  return f.container ? `${f.workload}/${f.container}` : f.workload;
+}
+
+/** Relative paths stay relative (code scanning resolves them against the checkout). */
+function toUri(file: string): string {
+  return file
+    .split(/[\\/]/)
+    .map((p) => encodeURIComponent(p))
+    .join('/');
+}

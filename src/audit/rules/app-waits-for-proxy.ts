@@ -1,0 +1,69 @@
+import { entrypointFacts, fmtSeconds, hook, isIstioInit } from '../lifecycle.js';
+import type { Subject } from '../subject.js';
+import type { Rule } from './rule.js';
+
+/** Is the proxy ready before the application starts (native ordering or an enforced hold)? */
+export function proxyReadyFirst(s: Subject): boolean {
+  const p = s.proxy;
+  if (!p) return false;
+  if (p.native) return !!p.spec['startupProbe'] || hook(p, 'postStart')?.readinessWait === 'blocking';
+  return s.containers[0] === p && hook(p, 'postStart')?.readinessWait === 'blocking';
+}
+
+export const appWaitsForProxy: Rule = {
+  id: 'app-waits-for-proxy',
+  severity: 'warning',
+  summary: 'An application command that polls the proxy readiness endpoint or sleeps before starting.',
+  description:
+    'Wrapping the entrypoint in a loop on localhost:15021/healthz/ready (15020 before Istio 1.6) or a fixed sleep was the workaround before holdApplicationUntilProxyStarts and native sidecars: it is redundant when the proxy already starts first, and it hangs where no proxy can answer.',
+  check(s, report) {
+    const readyFirst = proxyReadyFirst(s);
+    for (const c of [...s.initContainers, ...s.containers]) {
+      if (c.isProxy || isIstioInit(c)) continue;
+      const f = entrypointFacts(c);
+      const at = s.at(c, c.spec['args'] !== undefined && !Array.isArray(c.spec['command']) ? ['args'] : ['command']);
+      if (f.pollsProxy) {
+        const url = `localhost:${f.pollsProxy.port}`;
+        if (!s.proxy) {
+          report({
+            severity: 'error',
+            container: c.name,
+            message: `${c.name} waits for the proxy on ${url} before starting, but this pod gets no istio-proxy: the wait never ends.`,
+            evidence: at,
+            fix: 'Remove the wait from command/args, or enable injection for this workload.',
+          });
+        } else if (c.field === 'initContainers' && !c.native && !s.proxy.native) {
+          report({
+            severity: 'error',
+            container: c.name,
+            message: `Init container ${c.name} waits for the proxy on ${url}, but the classic proxy starts only after all init containers have finished: the pod never starts.`,
+            evidence: at,
+            fix: 'Remove the wait from the init container (or run the proxy as a native sidecar, which starts before later init containers).',
+          });
+        } else {
+          report({
+            container: c.name,
+            message: readyFirst
+              ? `${c.name} polls ${url} before starting, which is redundant: the proxy is already ready when ${c.name} starts.`
+              : `${c.name} polls ${url} in its command to wait for the proxy: an application-level workaround for start order that each image must carry.`,
+            evidence: at,
+            fix: readyFirst
+              ? 'Remove the wait loop from command/args and start the application directly.'
+              : 'Remove the wait loop and let the platform order start-up: `proxy.istio.io/config: {holdApplicationUntilProxyStarts: true}` (or native sidecars on Kubernetes 1.29+).',
+          });
+        }
+        continue;
+      }
+      if (f.leadingSleep !== undefined && s.proxy && !c.native && c.field === 'containers') {
+        report({
+          container: c.name,
+          message: `${c.name} sleeps ${fmtSeconds(f.leadingSleep)} before starting, guessing how long the proxy takes: ${readyFirst ? 'redundant, the proxy is already ready' : 'too short on a slow start, wasted time otherwise'}.`,
+          evidence: at,
+          fix: readyFirst
+            ? 'Remove the sleep from command/args.'
+            : 'Remove the sleep and set holdApplicationUntilProxyStarts: true (proxy.istio.io/config) or use native sidecars.',
+        });
+      }
+    }
+  },
+};

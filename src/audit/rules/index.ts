@@ -1,0 +1,34 @@
+// The rule table: adding a rule is adding a file and a line here.
+
+import type { Rule } from './rule.js';
+import { holdDroppedByLifecycle } from './hold-dropped-by-lifecycle.js';
+import { holdNotEnforced } from './hold-not-enforced.js';
+import { prestopNeverExits } from './prestop-never-exits.js';
+import { drainExceedsGrace } from './drain-exceeds-grace.js';
+import { nativeSidecarUnordered } from './native-sidecar-unordered.js';
+import { jobNeverCompletes } from './job-never-completes.js';
+import { holdWithNativeSidecar } from './hold-with-native-sidecar.js';
+import { appWaitsForProxy } from './app-waits-for-proxy.js';
+import { holdWithRestartNever } from './hold-with-restart-never.js';
+import { unknownField } from './unknown-field.js';
+import { restartPolicyOnContainer } from './restart-policy-on-container.js';
+
+export type { Rule, RawFinding } from './rule.js';
+
+export const RULES: readonly Rule[] = [
+  holdDroppedByLifecycle,
+  holdNotEnforced,
+  prestopNeverExits,
+  drainExceedsGrace,
+  nativeSidecarUnordered,
+  jobNeverCompletes,
+  holdWithNativeSidecar,
+  appWaitsForProxy,
+  holdWithRestartNever,
+  unknownField,
+  restartPolicyOnContainer,
+];
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id);
+}

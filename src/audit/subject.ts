@@ -1,0 +1,155 @@
+// A workload as the audit judges it: the pod spec the kubelet will run (injected as-is, or
+// rendered), the Istio settings behind it, and a way to cite evidence for any part of it.
+
+import type { IstioConfig } from './context.js';
+import { modelInject, type InjectContext, type InjectFn } from './inject.js';
+import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
+import { isInjected, PROXY, type Workload } from './workload.js';
+import { asArray, get, isObject, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
+
+export type Injection =
+  /** The input already carries the proxy. */
+  | 'injected'
+  /** Rendered by the injector (InjectFn). */
+  | 'rendered'
+  /** The injector could not run; the built-in model of its lifecycle decisions stood in. */
+  | 'modelled'
+  /** No proxy: opted out, or the injector left it alone. */
+  | 'none';
+
+export interface ContainerView {
+  name: string;
+  field: 'containers' | 'initContainers';
+  /** Index in the effective spec. */
+  index: number;
+  spec: JsonObject;
+  isProxy: boolean;
+  /** An init container with `restartPolicy: Always` (a Kubernetes sidecar). */
+  native: boolean;
+  /** Index in the input's pod spec, when the container was written there. */
+  inputIndex?: number;
+}
+
+export interface Subject {
+  workload: Workload;
+  spec: JsonObject;
+  injection: Injection;
+  injectionNote?: string;
+  settings: Settings;
+  kubeVersion?: KubeVersion;
+  initContainers: ContainerView[];
+  containers: ContainerView[];
+  proxy?: ContainerView;
+  /** `args: [proxy, router]`: a gateway, not a sidecar. */
+  gateway: boolean;
+  grace: { seconds: number; explicit: boolean; evidence: Evidence };
+  /** Evidence for rel inside a container (or the pod spec when c is undefined). */
+  at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
+}
+
+export interface SubjectOptions {
+  config: IstioConfig;
+  inject?: InjectFn;
+  kubeVersion?: KubeVersion;
+  nativeSidecars?: boolean;
+  /** False when the injector would not touch the workload (opt-out, namespace not labelled). */
+  injectable: boolean;
+}
+
+export function buildSubject(w: Workload, o: SubjectOptions): Subject {
+  const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars });
+  let spec = w.spec;
+  let injection: Injection = 'none';
+  let injectionNote: string | undefined;
+  if (isInjected(w)) injection = 'injected';
+  else if (o.injectable) {
+    const iw = {
+      kind: w.kind,
+      name: w.name,
+      namespace: w.namespace,
+      metadata: podMetadata(w),
+      spec: w.spec,
+      object: w.object.value,
+    };
+    const ctx: InjectContext = {
+      injector: o.config.injector,
+      values: settings.values,
+      mesh: o.config.mesh?.value,
+      kubeVersion: o.kubeVersion,
+      nativeSidecars: o.nativeSidecars,
+    };
+    let rendered: JsonObject | undefined;
+    let failed = false;
+    if (o.inject) {
+      try {
+        rendered = o.inject(iw, ctx);
+        injection = rendered ? 'rendered' : 'none';
+      } catch (e) {
+        failed = true;
+        injectionNote = `the injector failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); judged with the built-in model`;
+      }
+    }
+    if (!o.inject || failed) {
+      rendered = modelInject(iw, ctx, settings);
+      injection = 'modelled';
+    }
+    if (rendered) spec = rendered;
+  }
+
+  const rawIndex = (field: 'containers' | 'initContainers', name: string): number | undefined => {
+    const i = asArray(get(w.spec, field)).findIndex((c) => get(c, 'name') === name);
+    return i >= 0 ? i : undefined;
+  };
+  const views = (field: 'containers' | 'initContainers'): ContainerView[] =>
+    asArray(get(spec, field))
+      .filter(isObject)
+      .map((c, index) => {
+        const name = String(get(c, 'name') ?? `#${index}`);
+        const inputIndex = rawIndex(field, name);
+        return {
+          name,
+          field,
+          index,
+          spec: c,
+          isProxy: name === PROXY,
+          native: field === 'initContainers' && get(c, 'restartPolicy') === 'Always',
+          // a pod-level istio-proxy override is not where the injected proxy's fields come from
+          inputIndex: name === PROXY && injection !== 'injected' ? undefined : inputIndex,
+        };
+      });
+  const initContainers = views('initContainers');
+  const containers = views('containers');
+  const proxy = [...initContainers, ...containers].find((c) => c.isProxy);
+  const gateway = !!proxy && asArray(get(proxy.spec, 'args')).map(String).includes('router');
+
+  const prefix = podSpecPrefix(w);
+  const at = (c: ContainerView | undefined, rel: PathSeg[]): Evidence => {
+    if (!c) {
+      const shown = [prefix, ...rel].join('.');
+      return podEvidence(w, ['spec', ...rel], shown);
+    }
+    const shown = `${prefix}.${c.field}[${c.name}]${rel.length ? '.' + rel.join('.') : ''}`;
+    if (c.inputIndex !== undefined) return podEvidence(w, ['spec', c.field, c.inputIndex, ...rel], shown);
+    // the injected proxy: its lifecycle comes from values or a pod-level override when customised
+    if (c.isProxy && rel[0] === 'lifecycle' && settings.customLifecycle) {
+      if (settings.customLifecycle.from === 'values') {
+        const ev = settings.valueEvidence(['global', 'proxy', 'lifecycle', ...rel.slice(1).map(String)]);
+        if (ev) return ev;
+      }
+      return settings.customLifecycle.evidence;
+    }
+    return { path: `${w.id}:${shown} (${injection === 'modelled' ? 'as the injector would add it' : 'as injected'})` };
+  };
+
+  const g = get(spec, 'terminationGracePeriodSeconds');
+  const grace =
+    typeof g === 'number'
+      ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
+      : { seconds: 30, explicit: false, evidence: { ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` } };
+
+  return { workload: w, spec, injection, injectionNote, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, at };
+}
+
+function podMetadata(w: Workload): JsonObject {
+  return { labels: { ...w.labels }, annotations: { ...w.annotations }, name: w.name, namespace: w.namespace };
+}

@@ -1,0 +1,155 @@
+// `sidecar-render audit`: a thin shell over src/audit.
+//
+// Exit codes: 0 no finding at or above --fail-on; 1 findings at or above --fail-on (default error);
+// 2 bad input or usage (one line on stderr).
+
+import * as fs from 'node:fs';
+import { Command, Option } from 'commander';
+import {
+  auditDetailed,
+  atOrAbove,
+  formatJson,
+  formatSarif,
+  formatText,
+  renderTimelineSvg,
+  renderTimelineText,
+  timeline,
+  RULES,
+  type AuditOptions,
+  type InputText,
+} from '../audit/index.js';
+import { InputError } from '../audit/input.js';
+
+interface AuditFlags {
+  file: string[];
+  mesh?: string;
+  values?: string;
+  injectorConfigmap?: string;
+  kubeVersion?: string;
+  nativeSidecars?: boolean;
+  output: 'text' | 'json' | 'sarif';
+  failOn: 'info' | 'warning' | 'error';
+  timeline?: boolean;
+  timelineFormat: 'text' | 'svg';
+  color?: boolean;
+  progress?: boolean;
+  model?: boolean;
+  listRules?: boolean;
+}
+
+function readInput(file: string, flag: string): InputText {
+  if (file === '-') {
+    try {
+      return { name: '<stdin>', text: fs.readFileSync(0, 'utf8') };
+    } catch (e) {
+      throw new InputError(`cannot read stdin: ${(e as Error).message}`);
+    }
+  }
+  try {
+    return { name: file, text: fs.readFileSync(file, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${flag}: cannot read ${file}${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': is a directory' : `: ${code ?? 'error'}`}`);
+  }
+}
+
+export function auditCommand(program: Command): Command {
+  return program
+    .command('audit')
+    .description('Find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps.')
+    .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
+    .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')
+    .option('--injector-configmap <path>', 'the istio-sidecar-injector ConfigMap (template and values)')
+    .option('--kube-version <version>', 'the cluster\'s Kubernetes version, e.g. 1.28 (native sidecars need 1.29)')
+    .option('--native-sidecars', 'istiod runs with ENABLE_NATIVE_SIDECARS=true (when the values do not say)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['info', 'warning', 'error']).default('error'))
+    .option('--timeline', 'explain start-up and shutdown step by step for each workload, instead of findings')
+    .addOption(new Option('--timeline-format <format>', 'timeline format').choices(['text', 'svg']).default('text'))
+    .option('--color', 'force colour')
+    .option('--no-color', 'never colour')
+    .option('--no-progress', 'no progress on stderr for big inputs')
+    .option('--model', 'judge raw workloads with the built-in model of the injector instead of rendering the template')
+    .option('--list-rules', 'list the rules and exit')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
+        'Example: kubectl get cm,deploy,job,cronjob -A -o yaml | sidecar-render audit -f -',
+    )
+    .action((flags: AuditFlags) => {
+      process.exitCode = runAudit(flags);
+    });
+}
+
+function runAudit(flags: AuditFlags): number {
+  const out = (s: string): void => {
+    process.stdout.write(s);
+  };
+  if (flags.listRules) {
+    for (const r of RULES) out(`${r.id.padEnd(28)} ${r.severity.padEnd(8)} ${r.summary}\n`);
+    return 0;
+  }
+  try {
+    const files = flags.file.length ? flags.file : process.stdin.isTTY ? [] : ['-'];
+    if (files.length === 0 && !flags.injectorConfigmap && !flags.values && !flags.mesh) {
+      throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--values');
+    }
+    const inputs = files.map((f) => readInput(f, '-f'));
+    const showProgress = flags.progress !== false;
+    const opts: AuditOptions = {
+      mesh: flags.mesh ? readInput(flags.mesh, '--mesh') : undefined,
+      values: flags.values ? readInput(flags.values, '--values') : undefined,
+      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap, '--injector-configmap') : undefined,
+      kubeVersion: flags.kubeVersion,
+      nativeSidecars: flags.nativeSidecars,
+      inject: flags.model ? null : undefined,
+      onProgress: showProgress
+        ? (e) => {
+            if (e.objects < 300) return;
+            if (e.phase === 'parsed') process.stderr.write(`audit: read ${e.objects} objects, ${e.total} workloads to judge\n`);
+            else if (e.phase === 'judging' && process.stderr.isTTY) process.stderr.write(`\raudit: judged ${e.done}/${e.total} workloads`);
+            else if (e.phase === 'done') process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}audit: judged ${e.total}/${e.total} workloads\n`);
+          }
+        : undefined,
+    };
+    const result = auditDetailed(inputs, opts);
+    const color = flags.color ?? (process.stdout.isTTY && !process.env['NO_COLOR']);
+    if (flags.timeline) {
+      const tls = result.subjects.map(timeline);
+      if (flags.timelineFormat === 'svg') {
+        if (tls.length !== 1) {
+          // one SVG document per workload would not be valid XML concatenated; stack them instead
+          out(stackSvgs(tls.map(renderTimelineSvg)));
+        } else out(renderTimelineSvg(tls[0]!));
+      } else out(tls.map((t) => renderTimelineText(t, { color })).join('\n'));
+      return 0;
+    }
+    const findings = result.findings;
+    if (flags.output === 'json') out(formatJson(findings));
+    else if (flags.output === 'sarif') out(formatSarif(findings));
+    else out(formatText(findings, { color, workloads: result.subjects.length }));
+    return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
+  } catch (e) {
+    if (e instanceof InputError || e instanceof SyntaxError) {
+      process.stderr.write(`sidecar-render audit: ${e.message.split('\n')[0]}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** Several timelines in one self-contained SVG: each nested at its own offset. */
+function stackSvgs(svgs: string[]): string {
+  let y = 0;
+  let width = 0;
+  const parts: string[] = [];
+  for (const s of svgs) {
+    const w = Number(/width="(\d+)"/.exec(s)?.[1] ?? 0);
+    const h = Number(/height="(\d+)"/.exec(s)?.[1] ?? 0);
+    parts.push(s.replace('<svg ', `<svg y="${y}" `).trimEnd());
+    y += h + 20;
+    width = Math.max(width, w);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${Math.max(0, y - 20)}" viewBox="0 0 ${width} ${Math.max(0, y - 20)}">\n${parts.join('\n')}\n</svg>\n`;
+}
