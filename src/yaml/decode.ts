@@ -1,0 +1,513 @@
+// Helm's fromYaml/fromYamlArray/fromJson/fromJsonArray. fromYaml is sigs.k8s.io/yaml.Unmarshal:
+// gopkg.in/yaml.v2 decodes the first document into interface{} (YAML 1.1 resolution: yes/on are
+// bools, 0x1F and 017 are ints, timestamps stay strings, `<<` merges), map keys become strings,
+// the result goes through encoding/json, so every number ends up a float64.
+//
+// The YAML syntax is read by the `yaml` package; resolution, aliases, merges and the conversion are
+// yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
+
+import { parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { GoNil, SLICE_IFACE, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
+import { goJsonUnmarshalInto } from './json.js';
+import { GoYamlError } from './emit.js';
+import { resolvePlain, type ResolvedTag } from './resolve.js';
+import { formatFloat } from './strconv.js';
+
+const TAG_PREFIX = 'tag:yaml.org,2002:';
+const shortTag = (t: string): string => (t.startsWith(TAG_PREFIX) ? '!!' + t.slice(TAG_PREFIX.length) : t);
+
+/** A value as yaml.v2 decodes it into interface{}. Ints are {int} (int64 or uint64 range). */
+export type V2Value = null | boolean | string | number | { int: bigint } | V2Value[] | V2Map;
+
+/** map[interface {}]interface {}: keys compared as Go compares interface values. */
+export class V2Map {
+  readonly entries = new Map<string, [V2Value, V2Value]>();
+  set(k: V2Value, v: V2Value): void {
+    this.entries.set(keyId(k), [k, v]);
+  }
+}
+
+function keyId(k: V2Value): string {
+  if (k === null) return 'nil';
+  switch (typeof k) {
+    case 'string':
+      return 's:' + k;
+    case 'boolean':
+      return 'b:' + k;
+    case 'number':
+      return 'f:' + (Object.is(k, -0) ? '0' : String(k));
+  }
+  if (!Array.isArray(k) && !(k instanceof V2Map)) return 'i:' + k.int;
+  return 'x:' + Math.random();
+}
+
+class Fail extends Error {}
+
+function fail(msg: string): never {
+  throw new Fail('yaml: ' + msg);
+}
+
+// ---------- %#v of decoded values, for yaml.v2's and sigs.k8s.io/yaml's error texts ----------
+
+function sharpV(v: V2Value): string {
+  if (v === null) return '<nil>';
+  switch (typeof v) {
+    case 'string':
+      return goQuoteString(v);
+    case 'boolean':
+      return String(v);
+    case 'number':
+      return formatFloat(v, 'g', 64);
+  }
+  if (Array.isArray(v)) return '[]interface {}{' + v.map(sharpV).join(', ') + '}';
+  if (v instanceof V2Map) {
+    const parts = [...v.entries.values()].map(([k, x]) => sharpV(k) + ':' + sharpV(x));
+    return 'map[interface {}]interface {}{' + parts.sort().join(', ') + '}';
+  }
+  return String(v.int);
+}
+
+function goTypeName(v: V2Value): string {
+  if (v === null) return '%!s(<nil>)';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return 'float64';
+  }
+  if (Array.isArray(v)) return '[]interface {}';
+  if (v instanceof V2Map) return 'map[interface {}]interface {}';
+  return v.int > (1n << 63n) - 1n ? 'uint64' : 'int';
+}
+
+// ---------- yaml.v2's decoder over the parsed document ----------
+
+const ALIAS_RANGE_LOW = 400000;
+const ALIAS_RANGE_HIGH = 4000000;
+
+function allowedAliasRatio(n: number): number {
+  if (n <= ALIAS_RANGE_LOW) return 0.99;
+  if (n >= ALIAS_RANGE_HIGH) return 0.1;
+  return 0.99 - 0.89 * ((n - ALIAS_RANGE_LOW) / (ALIAS_RANGE_HIGH - ALIAS_RANGE_LOW));
+}
+
+class Decoder {
+  private decodeCount = 0;
+  private aliasCount = 0;
+  private aliasDepth = 0;
+  private readonly activeAliases = new Set<YamlNode>();
+  /** anchor name → node, in document order as yaml.v2's parser records them */
+  private readonly anchorsAt = new Map<YamlNode, YamlNode>();
+
+  constructor(
+    root: YamlNode | null,
+    private readonly text: string,
+  ) {
+    const anchors = new Map<string, YamlNode>();
+    const walk = (n: unknown): void => {
+      if (!n || typeof n !== 'object') return;
+      const node = n as YamlNode & { anchor?: string };
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (!target) fail(`unknown anchor '${node.source}' referenced`);
+        this.anchorsAt.set(node, target);
+        return;
+      }
+      // The anchor is known before the node's children are read (so a node may alias itself).
+      if (node.anchor) anchors.set(node.anchor, node);
+      if (isYamlMap(node)) {
+        for (const p of node.items) {
+          walk(p.key);
+          walk(p.value);
+        }
+      } else if (isSeq(node)) for (const it of node.items) walk(it);
+    };
+    walk(root);
+  }
+
+  private count(): void {
+    this.decodeCount++;
+    if (this.aliasDepth > 0) this.aliasCount++;
+    if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
+      fail('document contains excessive aliasing');
+    }
+  }
+
+  private target(n: YamlNode): YamlNode {
+    return isAlias(n) ? this.anchorsAt.get(n)! : n;
+  }
+
+  decode(n: YamlNode | null): V2Value {
+    this.count();
+    if (n === null) return null;
+    if (isAlias(n)) {
+      if (this.activeAliases.has(n)) fail(`anchor '${n.source}' value contains itself`);
+      this.activeAliases.add(n);
+      this.aliasDepth++;
+      try {
+        return this.decode(this.anchorsAt.get(n)!);
+      } finally {
+        this.aliasDepth--;
+        this.activeAliases.delete(n);
+      }
+    }
+    if (isScalar(n)) return this.scalar(n);
+    if (isSeq(n)) return n.items.map((it) => this.decode(it as YamlNode | null));
+    if (isYamlMap(n)) {
+      const m = new V2Map();
+      this.mappingInto(n, m);
+      return m;
+    }
+    return null;
+  }
+
+  private mappingInto(n: YamlNode, out: V2Map): void {
+    if (!isYamlMap(n)) return;
+    for (const p of n.items) {
+      const k = p.key as YamlNode | null;
+      if (k && isScalar(k) && k.source === '<<' && String(k.value) === '<<' && isMergeKey(k)) {
+        this.merge(p.value as YamlNode | null, out);
+        continue;
+      }
+      this.count();
+      const key = k === null ? null : this.decodeKey(k);
+      if (Array.isArray(key) || key instanceof V2Map) fail('invalid map key: ' + sharpV(key));
+      out.set(key, this.decode(p.value as YamlNode | null));
+    }
+  }
+
+  private decodeKey(k: YamlNode): V2Value {
+    this.decodeCount--;
+    return this.decode(k);
+  }
+
+  private merge(n: YamlNode | null, out: V2Map): void {
+    const wantMap = (): never => fail('map merge requires map or sequence of maps as the value');
+    if (n === null) return wantMap();
+    if (isYamlMap(n)) {
+      this.count();
+      this.mappingInto(n, out);
+    } else if (isAlias(n)) {
+      const t = this.target(n);
+      if (!isYamlMap(t)) wantMap();
+      this.count();
+      this.count();
+      this.aliasDepth++;
+      try {
+        this.mappingInto(t, out);
+      } finally {
+        this.aliasDepth--;
+      }
+    } else if (isSeq(n)) {
+      // Earlier maps in the list take precedence, so they are merged last.
+      const items = n.items as YamlNode[];
+      for (let i = items.length - 1; i >= 0; i--) {
+        const it = items[i]!;
+        const t = this.target(it);
+        if (!isYamlMap(t)) wantMap();
+        this.count();
+        if (isAlias(it)) {
+          this.aliasDepth++;
+          try {
+            this.mappingInto(t, out);
+          } finally {
+            this.aliasDepth--;
+          }
+        } else this.mappingInto(t, out);
+      }
+    } else wantMap();
+  }
+
+  private scalar(n: YamlNode): V2Value {
+    const s = n as YamlNode & { value: unknown; type?: string; tag?: string; source?: string; range?: [number, number, number] };
+    let text = typeof s.value === 'string' ? s.value : (s.source ?? String(s.value ?? ''));
+    if ((s.type === 'BLOCK_LITERAL' || s.type === 'BLOCK_FOLDED') && text.endsWith('\n') && this.endsWithoutBreak(s.range)) {
+      // At the very end of a stream without a final line break, yaml.v2 has no break to keep.
+      text = text.slice(0, -1);
+    }
+    const tag = s.tag && s.tag !== '!' ? s.tag : '';
+    const plain = s.type === 'PLAIN' || s.type === undefined;
+    if (tag === '') {
+      if (!plain) return text;
+      return fromResolved(resolvePlain(text));
+    }
+    return resolveTagged(tag, text);
+  }
+
+  private endsWithoutBreak(range: [number, number, number] | undefined): boolean {
+    if (!range) return false;
+    const rest = this.text.slice(range[1]);
+    return rest.trim() === '' && !/[\n\r]$/.test(this.text);
+  }
+}
+
+function isMergeKey(k: YamlNode): boolean {
+  const s = k as YamlNode & { type?: string; tag?: string };
+  return (s.type === 'PLAIN' && !s.tag) || s.tag === TAG_PREFIX + 'merge';
+}
+
+function fromResolved(r: { tag: ResolvedTag; value: unknown }): V2Value {
+  switch (r.tag) {
+    case 'int':
+      return { int: r.value as bigint };
+    case 'float':
+      return r.value as number;
+    case 'bool':
+      return r.value as boolean;
+    case 'null':
+      return null;
+    default:
+      // strings, timestamps (kept as their text for interface{}) and a bare "<<"
+      return String(r.value);
+  }
+}
+
+const RESOLVABLE = new Set(['str', 'bool', 'int', 'float', 'null', 'timestamp'].map((t) => TAG_PREFIX + t));
+
+/** resolve(tag, in) for an explicitly tagged scalar, with yaml.v2's "cannot decode" failure. */
+function resolveTagged(tag: string, text: string): V2Value {
+  if (tag === TAG_PREFIX + 'binary') {
+    const clean = text.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) fail('!!binary value contains invalid base64 data');
+    return Buffer.from(clean, 'base64').toString('latin1');
+  }
+  if (!RESOLVABLE.has(tag)) return text;
+  if (tag === TAG_PREFIX + 'str') return text;
+  const want = tag.slice(TAG_PREFIX.length);
+  const r = resolvePlain(text, want === 'timestamp');
+  return checkTag(r.tag, want, text, r.value);
+}
+
+function checkTag(rtag: ResolvedTag, want: string, text: string, value: unknown): V2Value {
+  const rname = rtag === 'merge' ? 'merge' : rtag;
+  if (rname === want) return fromResolved({ tag: rtag, value });
+  if (want === 'float' && rtag === 'int') return Number(value as bigint);
+  if (rtag === 'str' && want === 'str') return text;
+  fail(`cannot decode ${shortTag(TAG_PREFIX + rname)} \`${text}\` as a ${shortTag(TAG_PREFIX + want)}`);
+}
+
+// ---------- syntax errors in yaml.v2's words ----------
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
+  return line;
+}
+
+/** The 0-based line of an offset (yaml.v2's marks). */
+function line0(text: string, offset: number): number {
+  let line = 0;
+  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
+  return line;
+}
+
+/** Where yaml.v2 puts the stream end: on the line after the last one unless the text ends with a break. */
+function streamEndLine0(text: string): number {
+  return line0(text, text.length) + (text === '' || text.endsWith('\n') ? 0 : 1);
+}
+
+// yaml.v2 reports scanner errors with a 1-based line, parser errors with the 0-based line of the
+// token at fault, and no line at all when that number is 0.
+const scannerError = (l0: number, msg: string): string => (l0 > 0 ? `yaml: line ${l0 + 1}: ${msg}` : `yaml: ${msg}`);
+const parserError = (l0: number, msg: string): string => (l0 > 0 ? `yaml: line ${l0}: ${msg}` : `yaml: ${msg}`);
+
+function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefined {
+  const err = doc.errors[0];
+  if (!err) {
+    if (/^%YAML[ \t]+(?!1\.\d+\s)/m.test(text)) return 'yaml: found incompatible YAML document';
+    return emptyKeyError(text, doc.contents as YamlNode | null);
+  }
+  const pos = err.pos[0];
+  const msg = err.message;
+  if (/Missing closing .?quote/.test(msg)) return 'yaml: found unexpected end of stream';
+  if (err.code === 'BAD_SCALAR_START') return scannerError(line0(text, pos), 'found character that cannot start any token');
+  if (err.code === 'TAB_AS_INDENT') {
+    const l = line0(text, pos);
+    return l === 0 ? 'yaml: found character that cannot start any token' : scannerError(l, 'found a tab character that violates indentation');
+  }
+  if (err.code === 'BLOCK_AS_IMPLICIT_KEY' && /Nested mappings/.test(msg)) {
+    const rest = text.slice(pos);
+    const m = /:(?=[ \t\r\n]|$)/.exec(rest);
+    return scannerError(line0(text, pos + (m ? m.index : 0)), 'mapping values are not allowed in this context');
+  }
+  if (/Flow (map|sequence)/.test(msg)) {
+    const isMapFlow = /map/.test(msg);
+    const open = text.lastIndexOf(isMapFlow ? '{' : '[');
+    const body = open >= 0 ? text.slice(open + 1) : '';
+    if (body.trim() === '') return parserError(streamEndLine0(text), 'did not find expected node content');
+    return parserError(streamEndLine0(text), `did not find expected ',' or '${isMapFlow ? '}' : ']'}'`);
+  }
+  if (err.code === 'MISSING_CHAR' && /Implicit map keys need to be followed/.test(msg)) {
+    return scannerError(streamEndLine0(text), "could not find expected ':'");
+  }
+  if (err.code === 'UNEXPECTED_TOKEN' && /at node end/.test(msg)) {
+    return parserError(line0(text, err.pos[1] ?? pos) , "did not find expected '-' indicator");
+  }
+  return parserError(line0(text, pos), 'did not find expected key');
+}
+
+/** A block mapping entry with no key and no '?' (": x") is a parse error in yaml.v2. */
+function emptyKeyError(text: string, root: YamlNode | null): string | undefined {
+  let found: string | undefined;
+  const walk = (n: unknown): void => {
+    if (found || !n || typeof n !== 'object') return;
+    if (isYamlMap(n)) {
+      const flow = (n as { flow?: boolean }).flow;
+      for (const p of n.items) {
+        const k = p.key as { range?: number[]; source?: string; tag?: string } | null;
+        const emptyKey = k === null || (isScalar(k) && k.source === '' && !k.tag && k.range?.[0] === k.range?.[1]);
+        if (emptyKey && !flow) {
+          const start = (p.value as { range?: number[] } | null)?.range?.[0] ?? 0;
+          const colon = text.lastIndexOf(':', start);
+          const lineStart = text.lastIndexOf('\n', colon) + 1;
+          if (!/^\s*\?/.test(text.slice(lineStart, colon))) found = parserError(line0(text, colon), 'did not find expected key');
+        }
+        walk(p.key);
+        walk(p.value);
+      }
+    } else if (isSeq(n)) for (const it of n.items) walk(it);
+  };
+  walk(root);
+  return found;
+}
+
+// ---------- sigs.k8s.io/yaml: YAML → JSON-able → encoding/json ----------
+
+/** convertToJSONableObject plus the json.Marshal/Unmarshal round trip: the Go value fromYaml sees. */
+function toJsonable(v: V2Value): GoValue {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Fail('json: unsupported value: ' + formatFloat(v, 'g', 64));
+    return v;
+  }
+  if (Array.isArray(v)) return withType(v.map(toJsonable), SLICE_IFACE);
+  if (v instanceof V2Map) {
+    const m = newMap();
+    for (const [k, x] of v.entries.values()) {
+      let key: string;
+      if (typeof k === 'string') key = k;
+      else if (typeof k === 'boolean') key = String(k);
+      else if (typeof k === 'number') {
+        const s = formatFloat(Math.fround(k), 'g', 32);
+        key = s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
+      } else if (k !== null && !Array.isArray(k) && !(k instanceof V2Map)) key = String(k.int);
+      else throw new Fail(`Unsupported map key of type: ${goTypeName(k)}, key: ${sharpV(k)}, value: ${sharpV(x)}`);
+      m[key] = toJsonable(x);
+    }
+    return m;
+  }
+  // JSON numbers come back as float64
+  return Number(v.int);
+}
+
+/** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
+export function yamlV2Decode(text: string): V2Value {
+  let docs: Document.Parsed[];
+  try {
+    const all = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
+    docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
+  } catch (e) {
+    throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);
+  }
+  const doc = docs[0];
+  if (!doc) return null;
+  const syntax = yamlV2SyntaxError(text, doc);
+  if (syntax) throw new GoYamlError(syntax);
+  try {
+    const d = new Decoder(doc.contents as YamlNode | null, text);
+    return d.decode(doc.contents as YamlNode | null);
+  } catch (e) {
+    if (e instanceof Fail) throw new GoYamlError(e.message);
+    throw e;
+  }
+}
+
+/** sigs.k8s.io/yaml.YAMLToJSON's value half: the decoded document as encoding/json leaves it
+ *  (numbers float64, maps null-prototype). Throws GoYamlError with sigs.k8s.io/yaml's wording. */
+export function yamlToGo(text: string): GoValue {
+  try {
+    return toJsonable(yamlV2Decode(text));
+  } catch (e) {
+    if (e instanceof GoYamlError || e instanceof Fail) throw new GoYamlError('error converting YAML to JSON: ' + e.message);
+    throw e;
+  }
+}
+
+function kindOf(v: GoValue): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
+}
+
+/** sigs.k8s.io/yaml.Unmarshal into a map[string]interface{} or []interface{} that starts empty. */
+function unmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue; error?: string } {
+  const empty: GoValue = target === 'map' ? newMap() : withType([], SLICE_IFACE);
+  let v: GoValue;
+  try {
+    v = yamlToGo(text);
+  } catch (e) {
+    if (e instanceof GoYamlError) return { value: empty, error: e.message };
+    throw e;
+  }
+  // JSON null leaves the target untouched (it is reached through an interface).
+  if (v === null) return { value: empty };
+  const want = target === 'map' ? 'object' : 'array';
+  const got = kindOf(v);
+  if (got !== want) {
+    const tname = target === 'map' ? 'map[string]interface {}' : '[]interface {}';
+    return { value: empty, error: `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${got} into Go value of type ${tname}` };
+  }
+  return { value: v };
+}
+
+/** Helm's fromYaml: the document as a map; on failure the map holds the error text under "Error". */
+export function helmFromYaml(text: string): GoMap {
+  const { value, error } = unmarshalInto(text, 'map');
+  const m = value as GoMap;
+  if (error !== undefined) m['Error'] = error;
+  return m;
+}
+
+/** Helm's fromYamlArray: the document as a list; on failure a one-element list holding the error text. */
+export function helmFromYamlArray(text: string): GoValue[] {
+  const { value, error } = unmarshalInto(text, 'slice');
+  if (error !== undefined) return withType([error], SLICE_IFACE);
+  return value as GoValue[];
+}
+
+/** Helm's fromJson: json.Unmarshal into map[string]interface{}; the error text under "Error". */
+export function helmFromJson(text: string): GoMap | GoNil {
+  const { value, error } = goJsonUnmarshalInto(text, 'map');
+  if (value instanceof GoNil) return value;
+  const m = value as GoMap;
+  if (error !== undefined) m['Error'] = error;
+  return m;
+}
+
+/** Helm's fromJsonArray: json.Unmarshal into []interface{}; on failure a one-element list. */
+export function helmFromJsonArray(text: string): GoValue[] | GoNil {
+  const { value, error } = goJsonUnmarshalInto(text, 'slice');
+  if (error !== undefined) return withType([error], SLICE_IFACE);
+  return value as GoValue[] | GoNil;
+}
+
+/** strconv.Quote, for %#v of strings in error texts. */
+function goQuoteString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += '\\' + ch;
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x0d) out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else if (!/[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u.test(ch)) out += c > 0xffff ? '\\U' + c.toString(16).padStart(8, '0') : '\\u' + c.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}

@@ -1,0 +1,654 @@
+// toYaml: the bytes of sigs.k8s.io/yaml.Marshal, which is json.Marshal, then gopkg.in/yaml.v2
+// Unmarshal of that JSON into interface{}, then yaml.v2 Marshal. We follow the same three steps:
+// goJsonMarshal, a JSON parse that keeps number literals, and an emitter that makes yaml.v2's
+// choices (libyaml's emitter as yaml.v2 ports it): key order, scalar styles, indentation, folding
+// at 80 columns, escapes.
+
+import type { GoValue } from '../template/value.js';
+import { goJsonMarshal, parseJsonRaw, type JsonRawNode } from './json.js';
+import { isBase60Float, resolvePlain } from './resolve.js';
+import { formatFloat } from './strconv.js';
+
+/** A failure of yaml.Marshal; `message` is Go's text. Helm's toYaml turns it into "". */
+export class GoYamlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoYamlError';
+  }
+}
+
+type Style = 'plain' | 'single' | 'double' | 'literal';
+
+type YNode =
+  | { kind: 'scalar'; value: string; style: Style }
+  | { kind: 'seq'; items: YNode[] }
+  | { kind: 'map'; pairs: [YNode, YNode][] };
+
+// ---------- yaml.v2's key order (sorter.go) ----------
+
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{Nd}/u;
+const isLetter = (r: number): boolean => LETTER.test(String.fromCodePoint(r));
+const isDigitRune = (r: number): boolean => (r >= 0x30 && r <= 0x39) || (r > 0x7f && DIGIT.test(String.fromCodePoint(r)));
+
+function runes(s: string): number[] {
+  const out: number[] = [];
+  for (const ch of s) out.push(ch.codePointAt(0)!);
+  return out;
+}
+
+/** keyList.Less for two string keys: letters before... no: digit runs compare as numbers, a letter
+ *  sorts after a non-letter, otherwise by code point. */
+export function yamlKeyLess(a: string, b: string): boolean {
+  const ar = runes(a);
+  const br = runes(b);
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) continue;
+    const al = isLetter(ar[i]!);
+    const bl = isLetter(br[i]!);
+    if (al && bl) return ar[i]! < br[i]!;
+    if (al || bl) return bl;
+    let an = 0n;
+    let bn = 0n;
+    if (ar[i] === 0x30 || br[i] === 0x30) {
+      for (let j = i - 1; j >= 0 && isDigitRune(ar[j]!); j--) {
+        if (ar[j] !== 0x30) {
+          an = 1n;
+          bn = 1n;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; ai < ar.length && isDigitRune(ar[ai]!); ai++) an = BigInt.asIntN(64, an * 10n + BigInt(ar[ai]! - 0x30));
+    for (; bi < br.length && isDigitRune(br[bi]!); bi++) bn = BigInt.asIntN(64, bn * 10n + BigInt(br[bi]! - 0x30));
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return ar[i]! < br[i]!;
+  }
+  return ar.length < br.length;
+}
+
+function compareYamlKeys(a: string, b: string): number {
+  if (yamlKeyLess(a, b)) return -1;
+  if (yamlKeyLess(b, a)) return 1;
+  return 0;
+}
+
+// ---------- JSON → yaml.v2 values → scalar events ----------
+
+/** Characters yaml.v2's reader refuses ("control characters are not allowed"). JSON escapes C0
+ *  controls, but passes DEL, C1 controls and U+FFFE/U+FFFF through raw. */
+function checkReadable(s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x7f || (c >= 0x80 && c <= 0x9f && c !== 0x85) || c === 0xfffe || c === 0xffff) {
+      throw new GoYamlError('error converting JSON to YAML: yaml: control characters are not allowed');
+    }
+  }
+}
+
+/** encoder.stringv: plain when the text would read back as the same string, double-quoted when it
+ *  would resolve to another type, literal when it holds a newline. */
+function stringNode(s: string): YNode {
+  let style: Style;
+  if (s.includes('\n')) style = 'literal';
+  else {
+    const r = resolvePlain(s);
+    style = r.tag === 'str' && !isBase60Float(s) ? 'plain' : 'double';
+  }
+  return { kind: 'scalar', value: s, style };
+}
+
+/** A JSON number literal as yaml.v2 resolves it (int, uint64 or float64) and formats it again. */
+function numberNode(text: string): YNode {
+  const r = resolvePlain(text);
+  let out: string;
+  if (r.tag === 'int') out = String(r.value);
+  else if (r.tag === 'float') {
+    const f = r.value as number;
+    out = Number.isNaN(f) ? '.nan' : f === Infinity ? '.inf' : f === -Infinity ? '-.inf' : formatFloat(f, 'g', 64);
+  } else return stringNode(text);
+  return { kind: 'scalar', value: out, style: 'plain' };
+}
+
+/**
+ * yaml.v2 reads the JSON strings as double-quoted scalars, which fold raw line breaks. Go's JSON
+ * escapes every break but NEL (U+0085), so a NEL and the spaces around it fold like a line break:
+ * one break becomes a space, each further break a newline. A document marker right after the break
+ * is an error.
+ */
+function foldRawBreaks(s: string): string {
+  if (!s.includes('\u0085')) return s;
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c !== ' ' && c !== '\u0085') {
+      out += c;
+      i++;
+      continue;
+    }
+    let j = i;
+    let breaks = 0;
+    while (j < s.length && (s[j] === ' ' || s[j] === '\u0085')) {
+      if (s[j] === '\u0085') {
+        breaks++;
+        const next = s.slice(j + 1, j + 4);
+        const after = s[j + 4];
+        if ((next === '---' || next === '...') && (after === ' ' || after === '\t' || after === '\u0085')) {
+          throw new GoYamlError('error converting JSON to YAML: yaml: while scanning a quoted scalar found unexpected document indicator');
+        }
+      }
+      j++;
+    }
+    if (breaks === 0) out += s.slice(i, j);
+    else out += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+    i = j;
+  }
+  return out;
+}
+
+function toNode(j: JsonRawNode): YNode {
+  if (j === null) return { kind: 'scalar', value: 'null', style: 'plain' };
+  if (j === true || j === false) return { kind: 'scalar', value: String(j), style: 'plain' };
+  if (typeof j === 'string') {
+    checkReadable(j);
+    return stringNode(foldRawBreaks(j));
+  }
+  if (Array.isArray(j)) return { kind: 'seq', items: j.map(toNode) };
+  if ('numberText' in j) return numberNode(j.numberText);
+  // A Go map: later duplicates replace earlier ones, then yaml.v2 sorts the keys.
+  const m = new Map<string, JsonRawNode>();
+  for (const [k, v] of j.entries) {
+    checkReadable(k);
+    m.set(foldRawBreaks(k), v);
+  }
+  const keys = [...m.keys()].sort(compareYamlKeys);
+  return { kind: 'map', pairs: keys.map((k) => [stringNode(k), toNode(m.get(k)!)] as [YNode, YNode]) };
+}
+
+// ---------- the emitter ----------
+
+interface Analysis {
+  multiline: boolean;
+  flowPlainAllowed: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+const isBreakCP = (c: number): boolean => c === 0x0d || c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
+const isBlankCP = (c: number): boolean => c === 0x20 || c === 0x09;
+/** is_printable on the UTF-8 bytes, by code point: no C0/C1 controls (but LF), DEL, surrogates,
+ *  BOM, U+FFFE/U+FFFF, nor anything outside the BMP. */
+const isPrintableCP = (c: number): boolean =>
+  c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
+
+/** yaml_emitter_analyze_scalar. */
+function analyze(value: number[]): Analysis {
+  if (value.length === 0) {
+    return { multiline: false, flowPlainAllowed: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  }
+  let blockIndicators = false;
+  let flowIndicators = false;
+  let lineBreaks = false;
+  let specialCharacters = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let previousSpace = false;
+  let previousBreak = false;
+
+  if (
+    value.length >= 3 &&
+    ((value[0] === 0x2d && value[1] === 0x2d && value[2] === 0x2d) || (value[0] === 0x2e && value[1] === 0x2e && value[2] === 0x2e))
+  ) {
+    blockIndicators = true;
+    flowIndicators = true;
+  }
+  let precededByWhitespace = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    const followedByWhitespace = i + 1 >= value.length || isBlankCP(value[i + 1]!) || isBreakCP(value[i + 1]!);
+    if (i === 0) {
+      switch (String.fromCodePoint(c)) {
+        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*': case '!': case '|':
+        case '>': case "'": case '"': case '%': case '@': case '`':
+          flowIndicators = true;
+          blockIndicators = true;
+          break;
+        case '?': case ':':
+          flowIndicators = true;
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+        case '-':
+          if (followedByWhitespace) {
+            flowIndicators = true;
+            blockIndicators = true;
+          }
+          break;
+      }
+    } else {
+      switch (String.fromCodePoint(c)) {
+        case ',': case '?': case '[': case ']': case '{': case '}':
+          flowIndicators = true;
+          break;
+        case ':':
+          flowIndicators = true;
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+        case '#':
+          if (precededByWhitespace) {
+            flowIndicators = true;
+            blockIndicators = true;
+          }
+          break;
+      }
+    }
+    if (!isPrintableCP(c)) specialCharacters = true;
+    if (c === 0x20) {
+      if (i === 0) leadingSpace = true;
+      if (i === value.length - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreakCP(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i === value.length - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankCP(c) || isBreakCP(c) || c === 0;
+  }
+  const a: Analysis = { multiline: lineBreaks, flowPlainAllowed: true, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+  }
+  if (trailingSpace) a.blockAllowed = false;
+  if (breakSpace) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+  }
+  if (spaceBreak || specialCharacters) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+    a.blockAllowed = false;
+  }
+  if (lineBreaks) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+  }
+  if (flowIndicators) a.flowPlainAllowed = false;
+  if (blockIndicators) a.blockPlainAllowed = false;
+  return a;
+}
+
+const HEXU = '0123456789ABCDEF';
+
+class Emitter {
+  private readonly out: string[] = [];
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+  private indent = -1;
+  private readonly indents: number[] = [];
+  private flowLevel = 0;
+  private mappingContext = false;
+  private simpleKeyContext = false;
+  private readonly bestIndent = 2;
+  private readonly bestWidth = 80;
+
+  result(): string {
+    return this.out.join('');
+  }
+
+  document(root: YNode): void {
+    this.node(root, false, false);
+    this.writeIndent();
+  }
+
+  // --- low-level writers (put/write/put_break) ---
+
+  private put(s: string): void {
+    this.out.push(s);
+    this.column += s.length;
+  }
+
+  private writeCP(c: number): void {
+    this.out.push(String.fromCodePoint(c));
+    this.column++;
+  }
+
+  private putBreak(): void {
+    this.out.push('\n');
+    this.column = 0;
+  }
+
+  private writeBreak(c: number): void {
+    if (c === 0x0a) this.putBreak();
+    else {
+      this.writeCP(c);
+      this.column = 0;
+    }
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent < 0) this.indent = flow ? this.bestIndent : 0;
+    else if (!indentless) this.indent += this.bestIndent;
+  }
+
+  private popIndent(): void {
+    this.indent = this.indents.pop()!;
+  }
+
+  private writeIndent(): void {
+    const indent = Math.max(this.indent, 0);
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
+    while (this.column < indent) this.put(' ');
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  private writeIndicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    this.put(ind);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  // --- nodes ---
+
+  private node(n: YNode, mapping: boolean, simpleKey: boolean): void {
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+    if (n.kind === 'scalar') this.scalar(n.value, n.style);
+    else if (n.kind === 'seq') {
+      if (this.flowLevel > 0 || n.items.length === 0) this.flowCollection('[', ']');
+      else this.blockSequence(n.items);
+    } else if (this.flowLevel > 0 || n.pairs.length === 0) this.flowCollection('{', '}');
+    else this.blockMapping(n.pairs);
+  }
+
+  /** Only empty collections are ever written in flow style by yaml.v2's encoder. */
+  private flowCollection(open: string, close: string): void {
+    this.writeIndicator(open, true, true, false);
+    this.increaseIndent(true, false);
+    this.flowLevel++;
+    this.flowLevel--;
+    this.popIndent();
+    this.writeIndicator(close, false, false, false);
+  }
+
+  private blockSequence(items: YNode[]): void {
+    // A sequence that is a mapping value starts at the key's column ("indentless").
+    this.increaseIndent(false, this.mappingContext && !this.indention);
+    for (const item of items) {
+      this.writeIndent();
+      this.writeIndicator('-', true, false, true);
+      this.node(item, false, false);
+    }
+    this.popIndent();
+  }
+
+  private blockMapping(pairs: [YNode, YNode][]): void {
+    this.increaseIndent(false, false);
+    for (const [k, v] of pairs) {
+      this.writeIndent();
+      if (this.checkSimpleKey(k)) {
+        this.node(k, true, true);
+        this.writeIndicator(':', false, false, false);
+        this.node(v, true, false);
+      } else {
+        this.writeIndicator('?', true, false, true);
+        this.node(k, true, false);
+        this.writeIndent();
+        this.writeIndicator(':', true, false, true);
+        this.node(v, true, false);
+      }
+    }
+    this.popIndent();
+  }
+
+  /** yaml_emitter_check_simple_key: single-line scalars of at most 128 bytes. */
+  private checkSimpleKey(k: YNode): boolean {
+    if (k.kind !== 'scalar') return k.kind === 'seq' ? k.items.length === 0 : k.pairs.length === 0;
+    const cps = runes(k.value);
+    if (analyze(cps).multiline) return false;
+    return Buffer.byteLength(k.value, 'utf8') <= 128;
+  }
+
+  private scalar(value: string, requested: Style): void {
+    const cps = runes(value);
+    const a = analyze(cps);
+    let style = requested;
+    if (this.simpleKeyContext && a.multiline) style = 'double';
+    if (style === 'plain') {
+      if ((this.flowLevel > 0 && !a.flowPlainAllowed) || (this.flowLevel === 0 && !a.blockPlainAllowed)) style = 'single';
+      if (cps.length === 0 && (this.flowLevel > 0 || this.simpleKeyContext)) style = 'single';
+    }
+    if (style === 'single' && !a.singleQuotedAllowed) style = 'double';
+    if (style === 'literal' && (!a.blockAllowed || this.flowLevel > 0 || this.simpleKeyContext)) style = 'double';
+
+    this.increaseIndent(true, false);
+    const allowBreaks = !this.simpleKeyContext;
+    switch (style) {
+      case 'plain':
+        this.writePlain(cps, allowBreaks);
+        break;
+      case 'single':
+        this.writeSingleQuoted(cps, allowBreaks);
+        break;
+      case 'double':
+        this.writeDoubleQuoted(cps, allowBreaks);
+        break;
+      case 'literal':
+        this.writeLiteral(cps);
+        break;
+    }
+    this.popIndent();
+  }
+
+  private writePlain(v: number[], allowBreaks: boolean): void {
+    if (!this.whitespace) this.put(' ');
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (c === 0x20) {
+        if (allowBreaks && !spaces && this.column > this.bestWidth && v[i + 1] !== 0x20) {
+          this.writeIndent();
+        } else this.writeCP(c);
+        spaces = true;
+      } else if (isBreakCP(c)) {
+        if (!breaks && c === 0x0a) this.putBreak();
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.writeCP(c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(v: number[], allowBreaks: boolean): void {
+    this.writeIndicator("'", true, false, false);
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (c === 0x20) {
+        if (allowBreaks && !spaces && this.column > this.bestWidth && i > 0 && i < v.length - 1 && v[i + 1] !== 0x20) {
+          this.writeIndent();
+        } else this.writeCP(c);
+        spaces = true;
+      } else if (isBreakCP(c)) {
+        if (!breaks && c === 0x0a) this.putBreak();
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        if (c === 0x27) this.put("'");
+        this.writeCP(c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeDoubleQuoted(v: number[], allowBreaks: boolean): void {
+    let spaces = false;
+    this.writeIndicator('"', true, false, false);
+    // libyaml's is_bom looks at the first bytes of the whole value, so a leading BOM escapes everything.
+    const bom = v[0] === 0xfeff;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (!isPrintableCP(c) || bom || isBreakCP(c) || c === 0x22 || c === 0x5c) {
+        this.put('\\');
+        switch (c) {
+          case 0x00: this.put('0'); break;
+          case 0x07: this.put('a'); break;
+          case 0x08: this.put('b'); break;
+          case 0x09: this.put('t'); break;
+          case 0x0a: this.put('n'); break;
+          case 0x0b: this.put('v'); break;
+          case 0x0c: this.put('f'); break;
+          case 0x0d: this.put('r'); break;
+          case 0x1b: this.put('e'); break;
+          case 0x22: this.put('"'); break;
+          case 0x5c: this.put('\\'); break;
+          case 0x85: this.put('N'); break;
+          case 0xa0: this.put('_'); break;
+          case 0x2028: this.put('L'); break;
+          case 0x2029: this.put('P'); break;
+          default: {
+            let w: number;
+            if (c <= 0xff) {
+              this.put('x');
+              w = 2;
+            } else if (c <= 0xffff) {
+              this.put('u');
+              w = 4;
+            } else {
+              this.put('U');
+              w = 8;
+            }
+            for (let k = (w - 1) * 4; k >= 0; k -= 4) this.put(HEXU[(c >> k) & 0xf]!);
+          }
+        }
+        spaces = false;
+      } else if (c === 0x20) {
+        if (allowBreaks && !spaces && this.column > this.bestWidth && i > 0 && i < v.length - 1) {
+          this.writeIndent();
+          if (v[i + 1] === 0x20) this.put('\\');
+        } else this.writeCP(c);
+        spaces = true;
+      } else {
+        this.writeCP(c);
+        spaces = false;
+      }
+    }
+    this.writeIndicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeBlockScalarHints(v: number[]): void {
+    if (v.length > 0 && (v[0] === 0x20 || isBreakCP(v[0]!))) this.writeIndicator(String(this.bestIndent), false, false, false);
+    let chomp = '';
+    if (v.length === 0) chomp = '-';
+    else {
+      const last = v.length - 1;
+      if (!isBreakCP(v[last]!)) chomp = '-';
+      else if (last === 0) chomp = '+';
+      else if (isBreakCP(v[last - 1]!)) chomp = '+';
+    }
+    if (chomp) this.writeIndicator(chomp, false, false, false);
+  }
+
+  private writeLiteral(v: number[]): void {
+    this.writeIndicator('|', true, false, false);
+    this.writeBlockScalarHints(v);
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (isBreakCP(c)) {
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.writeCP(c);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+  }
+}
+
+/** Emit yaml.v2 output for a tree already in yaml.v2's hands (exported for fromYaml round trips). */
+function emitNode(root: YNode): string {
+  const e = new Emitter();
+  e.document(root);
+  return e.result();
+}
+
+/** sigs.k8s.io/yaml.Marshal(v): the YAML text, ending in a newline. Throws GoYamlError (Go's text). */
+export function toYaml(v: GoValue): string {
+  let json: string;
+  try {
+    json = goJsonMarshal(v);
+  } catch (e) {
+    throw new GoYamlError('error marshaling into JSON: ' + (e as Error).message);
+  }
+  return jsonToYaml(json);
+}
+
+/** sigs.k8s.io/yaml.JSONToYAML. */
+export function jsonToYaml(json: string): string {
+  let raw: JsonRawNode;
+  try {
+    raw = parseJsonRaw(json);
+  } catch (e) {
+    throw new GoYamlError('error converting JSON to YAML: ' + (e as Error).message);
+  }
+  return emitNode(toNode(raw));
+}
+
+/** Helm's toYaml: the same text without its final newline, and "" when marshalling fails. */
+export function helmToYaml(v: GoValue): string {
+  try {
+    const s = toYaml(v);
+    return s.endsWith('\n') ? s.slice(0, -1) : s;
+  } catch (e) {
+    if (e instanceof GoYamlError) return '';
+    throw e;
+  }
+}

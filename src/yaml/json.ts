@@ -1,0 +1,782 @@
+// Go's encoding/json over the Go value model: Marshal (with MarshalIndent and SetEscapeHTML(false)
+// variants) and Unmarshal into interface{} / map[string]interface{} / []interface{}, with Go's exact
+// output bytes and error texts (Go 1.19).
+
+import {
+  GO_TYPE,
+  GoFunc,
+  GoNil,
+  GoNum,
+  GoStruct,
+  type GoMap,
+  type GoType,
+  type GoValue,
+  type StructField,
+  funcType,
+  isFloatKind,
+  isIntKind,
+  isMap,
+  isUintKind,
+  newMap,
+  typeOf,
+  withType,
+  SLICE_IFACE,
+  MAP_STRING_IFACE,
+} from '../template/value.js';
+import { formatFloat } from './strconv.js';
+
+/** An error from encoding/json; `message` is Go's text (`json: unsupported value: NaN`). */
+export class GoJsonError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoJsonError';
+  }
+}
+
+export interface JsonMarshalOptions {
+  /** MarshalIndent's indent; when indent or prefix is set the output is indented as json.Indent does. */
+  indent?: string;
+  prefix?: string;
+  /** Escape <, > and & as \u003c etc. (json.Marshal does; Encoder.SetEscapeHTML(false) does not). Default true. */
+  escapeHTML?: boolean;
+}
+
+const HEX = '0123456789abcdef';
+
+/** encodeState.string: Go's JSON string quoting. Lone surrogates stand for invalid UTF-8 and become U+FFFD. */
+export function jsonQuote(s: string, escapeHTML = true): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c < 0x20) {
+      if (c === 0x0a) rep = '\\n';
+      else if (c === 0x0d) rep = '\\r';
+      else if (c === 0x09) rep = '\\t';
+      else rep = '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
+    } else if (c === 0x22) rep = '\\"';
+    else if (c === 0x5c) rep = '\\\\';
+    else if (escapeHTML && (c === 0x3c || c === 0x3e || c === 0x26)) rep = '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
+    else if (c === 0x2028) rep = '\\u2028';
+    else if (c === 0x2029) rep = '\\u2029';
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      rep = '\\ufffd';
+    }
+    if (rep !== undefined) {
+      out += s.slice(start, i) + rep;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/** encoding/json's float64/float32 text: 'f' in [1e-6, 1e21), 'e' outside, "e-07" cleaned to "e-7". */
+export function jsonFloat(f: number, bits: 32 | 64 = 64): string {
+  if (!Number.isFinite(f)) throw new GoJsonError('json: unsupported value: ' + formatFloat(f, 'g', bits));
+  const abs = Math.abs(f);
+  let fmt: 'e' | 'f' = 'f';
+  if (abs !== 0) {
+    if (bits === 64 && (abs < 1e-6 || abs >= 1e21)) fmt = 'e';
+    if (bits === 32 && (Math.fround(abs) < Math.fround(1e-6) || Math.fround(abs) >= Math.fround(1e21))) fmt = 'e';
+  }
+  let s = formatFloat(f, fmt, bits);
+  if (fmt === 'e') s = s.replace(/e-0(\d)$/, 'e-$1');
+  return s;
+}
+
+function b64(bytes: number[]): string {
+  return Buffer.from(bytes).toString('base64');
+}
+
+interface JsonField {
+  name: string;
+  /** path of Go field names from the outer struct */
+  path: string[];
+  omitempty: boolean;
+  tagged: boolean;
+  depth: number;
+  order: number[];
+  type: GoType;
+}
+
+const fieldCache = new WeakMap<GoType, JsonField[]>();
+
+function isInlineEmbedded(f: StructField): boolean {
+  if (!f.embedded) return false;
+  const t = f.type.kind === 'ptr' ? f.type.elem : f.type;
+  return t?.kind === 'struct' && (f.json === '' || f.json === f.name);
+}
+
+/** encoding/json's typeFields: the visible JSON fields of a struct type, with embedded structs inlined
+ *  under Go's dominance rules (shallowest wins; at equal depth a tagged field wins; else none). */
+function jsonFields(t: GoType): JsonField[] {
+  const cached = fieldCache.get(t);
+  if (cached) return cached;
+  const all: JsonField[] = [];
+  const walk = (st: GoType, path: string[], order: number[], depth: number, seen: Set<GoType>): void => {
+    if (seen.has(st)) return;
+    const seen2 = new Set(seen).add(st);
+    (st.fields ?? []).forEach((f, i) => {
+      if (f.json === '-') return;
+      if (isInlineEmbedded(f)) {
+        const inner = f.type.kind === 'ptr' ? f.type.elem! : f.type;
+        walk(inner, [...path, f.name], [...order, i], depth + 1, seen2);
+        return;
+      }
+      const tagged = f.json !== '' && f.json !== undefined;
+      all.push({
+        name: tagged ? f.json : f.name,
+        path: [...path, f.name],
+        omitempty: !!f.omitempty,
+        tagged: tagged && f.json !== f.name ? true : tagged,
+        depth,
+        order: [...order, i],
+        type: f.type,
+      });
+    });
+  };
+  walk(t, [], [], 0, new Set());
+  const byName = new Map<string, JsonField[]>();
+  for (const f of all) {
+    const l = byName.get(f.name);
+    if (l) l.push(f);
+    else byName.set(f.name, [f]);
+  }
+  const out: JsonField[] = [];
+  for (const fs of byName.values()) {
+    if (fs.length === 1) {
+      out.push(fs[0]!);
+      continue;
+    }
+    const minDepth = Math.min(...fs.map((f) => f.depth));
+    const shallow = fs.filter((f) => f.depth === minDepth);
+    if (shallow.length === 1) {
+      out.push(shallow[0]!);
+      continue;
+    }
+    const tagged = shallow.filter((f) => f.tagged);
+    if (tagged.length === 1) out.push(tagged[0]!);
+  }
+  out.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.order.length, b.order.length); i++) {
+      if (a.order[i] !== b.order[i]) return a.order[i]! - b.order[i]!;
+    }
+    return a.order.length - b.order.length;
+  });
+  fieldCache.set(t, out);
+  return out;
+}
+
+/** encoding/json's isEmptyValue, for omitempty. */
+function isEmptyValue(v: GoValue): boolean {
+  if (v === undefined || v === null) return true;
+  switch (typeof v) {
+    case 'boolean':
+      return !v;
+    case 'string':
+      return v === '';
+    case 'number':
+      return v === 0;
+    case 'bigint':
+      return v === 0n;
+  }
+  if (v instanceof GoNum) return v.v === 0 || v.v === 0n;
+  if (v instanceof GoNil) return true;
+  if (Array.isArray(v)) return v.length === 0 && typeOf(v)?.kind !== 'array' ? true : v.length === 0;
+  if (v instanceof GoStruct || v instanceof GoFunc) return false;
+  return Object.keys(v as GoMap).length === 0;
+}
+
+class Encoder {
+  private readonly onPath = new Set<object>();
+  constructor(
+    private readonly escapeHTML: boolean,
+    private readonly indent: string | undefined,
+    private readonly prefix: string,
+  ) {}
+
+  private nl(depth: number): string {
+    return '\n' + this.prefix + this.indent!.repeat(depth);
+  }
+
+  encode(v: GoValue, depth: number): string {
+    switch (typeof v) {
+      case 'undefined':
+        return 'null';
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'string':
+        return jsonQuote(v, this.escapeHTML);
+      case 'number':
+        return jsonFloat(v, 64);
+      case 'bigint':
+        return v.toString();
+    }
+    if (v === null) return 'null';
+    if (v instanceof GoNum) return this.num(v);
+    if (v instanceof GoNil) {
+      const k = v.type.kind;
+      if (k === 'func' || k === 'chan' || k === 'complex64' || k === 'complex128') this.unsupportedType(v.type);
+      if (v.type.marshalJSON && k !== 'ptr' && k !== 'map' && k !== 'slice' && k !== 'interface') return this.hook(v.type, v, depth);
+      return 'null';
+    }
+    if (v instanceof GoFunc) this.unsupportedType(funcType(v));
+    if (v instanceof GoStruct) {
+      if (v.type.marshalJSON) return this.hook(v.type, v, depth);
+      return this.struct(v, depth);
+    }
+    if (Array.isArray(v)) {
+      const t = typeOf(v)!;
+      if (t.marshalJSON) return this.hook(t, v, depth);
+      return this.array(v, t, depth);
+    }
+    if (isMap(v)) {
+      const t = typeOf(v)!;
+      if (t.marshalJSON) return this.hook(t, v, depth);
+      return this.map(v, t, depth);
+    }
+    throw new GoJsonError('json: unsupported value');
+  }
+
+  private unsupportedType(t: GoType): never {
+    throw new GoJsonError('json: unsupported type: ' + t.name);
+  }
+
+  private num(v: GoNum): string {
+    if (v.type.marshalJSON) return this.hook(v.type, v, 0);
+    const k = v.type.kind;
+    if (isIntKind(k) || isUintKind(k)) return String(v.v);
+    if (isFloatKind(k)) return jsonFloat(Number(v.v), k === 'float32' ? 32 : 64);
+    if (k === 'bool') return v.v ? 'true' : 'false';
+    return this.unsupportedType(v.type);
+  }
+
+  /** A MarshalJSON method: a string result is raw JSON (compacted, HTML-escaped as Go does); an
+   *  Error thrown is wrapped as Go wraps it; any other result is marshalled in its place. */
+  private hook(t: GoType, v: GoValue, depth: number): string {
+    let r: unknown;
+    try {
+      r = t.marshalJSON!(v);
+    } catch (e) {
+      throw new GoJsonError(`json: error calling MarshalJSON for type ${t.name}: ${(e as Error).message}`);
+    }
+    if (typeof r === 'string') {
+      let parsed: unknown;
+      try {
+        parsed = parseJson(Buffer.from(r, 'utf8'), true);
+      } catch (e) {
+        throw new GoJsonError(`json: error calling MarshalJSON for type ${t.name}: ${(e as Error).message}`);
+      }
+      void parsed;
+      const compact = compactJson(r, this.escapeHTML);
+      return this.indent === undefined ? compact : reindent(compact, this.prefix, this.indent, depth);
+    }
+    return this.encode(r as GoValue, depth);
+  }
+
+  private enter(o: object, t: GoType): void {
+    if (this.onPath.has(o)) throw new GoJsonError('json: unsupported value: encountered a cycle via ' + t.name);
+    this.onPath.add(o);
+  }
+
+  private array(a: GoValue[], t: GoType, depth: number): string {
+    const elem = t.elem;
+    if (t.kind === 'slice' && elem && elem.kind === 'uint8') {
+      const bytes = a.map((x) => Number(x instanceof GoNum ? x.v : typeof x === 'bigint' ? x : 0) & 0xff);
+      return '"' + b64(bytes) + '"';
+    }
+    if (a.length === 0) return '[]';
+    this.enter(a, t);
+    try {
+      const parts = a.map((x) => this.encode(x, depth + 1));
+      if (this.indent === undefined) return '[' + parts.join(',') + ']';
+      return '[' + parts.map((p) => this.nl(depth + 1) + p).join(',') + this.nl(depth) + ']';
+    } finally {
+      this.onPath.delete(a);
+    }
+  }
+
+  private map(m: GoMap, t: GoType, depth: number): string {
+    const keys = Object.keys(m).sort(byteOrder);
+    if (keys.length === 0) return '{}';
+    this.enter(m, t);
+    try {
+      const parts = keys.map((k) => this.member(k, m[k], depth));
+      return this.object(parts, depth);
+    } finally {
+      this.onPath.delete(m);
+    }
+  }
+
+  private member(k: string, v: GoValue, depth: number): string {
+    const sep = this.indent === undefined ? ':' : ': ';
+    return jsonQuote(k, this.escapeHTML) + sep + this.encode(v, depth + 1);
+  }
+
+  private object(parts: string[], depth: number): string {
+    if (parts.length === 0) return '{}';
+    if (this.indent === undefined) return '{' + parts.join(',') + '}';
+    return '{' + parts.map((p) => this.nl(depth + 1) + p).join(',') + this.nl(depth) + '}';
+  }
+
+  private struct(s: GoStruct, depth: number): string {
+    if (s.ptr) this.enter(s, s.type);
+    try {
+      const parts: string[] = [];
+      for (const f of jsonFields(s.type)) {
+        let cur: GoValue = s;
+        for (const name of f.path) {
+          if (cur instanceof GoStruct) cur = cur.field(name);
+          else {
+            cur = undefined;
+            break;
+          }
+        }
+        // A field inside a nil embedded pointer is skipped, as Go does.
+        if (f.path.length > 1 && cur === undefined) continue;
+        if (f.omitempty && isEmptyValue(cur)) continue;
+        parts.push(this.member(f.name, cur, depth));
+      }
+      return this.object(parts, depth);
+    } finally {
+      if (s.ptr) this.onPath.delete(s);
+    }
+  }
+}
+
+function byteOrder(a: string, b: string): number {
+  // Go sorts map keys by their UTF-8 bytes; for valid strings that is code point order.
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.codePointAt(i)!;
+    const cb = b.codePointAt(i)!;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    if (ca > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** json.Marshal / json.MarshalIndent / Encoder with SetEscapeHTML(false) (without the trailing newline). */
+export function goJsonMarshal(v: GoValue, opts: JsonMarshalOptions = {}): string {
+  const indented = opts.indent !== undefined || opts.prefix !== undefined;
+  const enc = new Encoder(opts.escapeHTML ?? true, indented ? (opts.indent ?? '') : undefined, opts.prefix ?? '');
+  return enc.encode(v, 0);
+}
+
+// ---------- compact / indent of raw JSON (MarshalJSON results) ----------
+
+function compactJson(src: string, escapeHTML: boolean): string {
+  let out = '';
+  let inStr = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (inStr) {
+      if (c === '\\') {
+        out += c + src[i + 1];
+        i++;
+        continue;
+      }
+      if (c === '"') inStr = false;
+    } else if (c === '"') inStr = true;
+    else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    if (escapeHTML && (c === '<' || c === '>' || c === '&')) out += '\\u00' + HEX[c.charCodeAt(0) >> 4] + HEX[c.charCodeAt(0) & 0xf];
+    else if (c === '\u2028' || c === '\u2029') out += c === '\u2028' ? '\\u2028' : '\\u2029';
+    else out += c;
+  }
+  return out;
+}
+
+function reindent(compact: string, prefix: string, indent: string, depth: number): string {
+  let out = '';
+  let d = depth;
+  let inStr = false;
+  const nl = (n: number) => '\n' + prefix + indent.repeat(n);
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact[i]!;
+    if (inStr) {
+      out += c;
+      if (c === '\\') out += compact[++i];
+      else if (c === '"') inStr = false;
+      continue;
+    }
+    if (c === '"') {
+      inStr = true;
+      out += c;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      if (compact[i + 1] === close) {
+        out += c + close;
+        i++;
+      } else {
+        d++;
+        out += c + nl(d);
+      }
+    } else if (c === '}' || c === ']') {
+      d--;
+      out += nl(d) + c;
+    } else if (c === ',') out += c + nl(d);
+    else if (c === ':') out += ': ';
+    else out += c;
+  }
+  return out;
+}
+
+// ---------- Unmarshal ----------
+
+/** strconv.Quote of one byte as Go's JSON scanner reports it (quoteChar). */
+function quoteChar(b: number): string {
+  if (b === 0x27) return `'\\''`;
+  if (b === 0x22) return `'"'`;
+  let s: string;
+  switch (b) {
+    case 0x07:
+      s = '\\a';
+      break;
+    case 0x08:
+      s = '\\b';
+      break;
+    case 0x0c:
+      s = '\\f';
+      break;
+    case 0x0a:
+      s = '\\n';
+      break;
+    case 0x0d:
+      s = '\\r';
+      break;
+    case 0x09:
+      s = '\\t';
+      break;
+    case 0x0b:
+      s = '\\v';
+      break;
+    case 0x5c:
+      s = '\\\\';
+      break;
+    default:
+      if (b < 0x20 || b === 0x7f) s = '\\x' + HEX[b >> 4] + HEX[b & 0xf];
+      else if (b < 0x7f) s = String.fromCharCode(b);
+      else if (b < 0xa1 || b === 0xad) s = '\\u00' + HEX[b >> 4] + HEX[b & 0xf];
+      else s = String.fromCharCode(b);
+  }
+  return `'${s}'`;
+}
+
+class SyntaxError_ extends GoJsonError {}
+
+/** Decoded JSON: numbers are float64 (or the literal text when keepNumbers). */
+type Decoded = unknown;
+
+interface NumberText {
+  readonly numberText: string;
+}
+
+class Parser {
+  pos = 0;
+  firstError: string | undefined;
+  constructor(
+    private readonly b: Buffer,
+    private readonly keepNumbers: boolean,
+  ) {}
+
+  err(msg: string): never {
+    throw new SyntaxError_(msg);
+  }
+
+  eof(): never {
+    this.err('unexpected end of JSON input');
+  }
+
+  ws(): void {
+    const b = this.b;
+    while (this.pos < b.length) {
+      const c = b[this.pos]!;
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) this.pos++;
+      else break;
+    }
+  }
+
+  invalid(context: string): never {
+    this.err(`invalid character ${quoteChar(this.b[this.pos]!)} ${context}`);
+  }
+
+  value(depth: number): Decoded {
+    if (depth > 10000) this.err('exceeded max depth');
+    this.ws();
+    if (this.pos >= this.b.length) this.eof();
+    const c = this.b[this.pos]!;
+    switch (c) {
+      case 0x7b:
+        return this.object(depth);
+      case 0x5b:
+        return this.array(depth);
+      case 0x22:
+        return this.string();
+      case 0x74:
+        return this.literal('true', true);
+      case 0x66:
+        return this.literal('false', false);
+      case 0x6e:
+        return this.literal('null', null);
+    }
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+    this.invalid('looking for beginning of value');
+  }
+
+  literal(word: string, v: Decoded): Decoded {
+    this.pos++;
+    for (let i = 1; i < word.length; i++) {
+      if (this.pos >= this.b.length) this.eof();
+      if (this.b[this.pos] !== word.charCodeAt(i)) this.invalid(`in literal ${word} (expecting '${word[i]}')`);
+      this.pos++;
+    }
+    return v;
+  }
+
+  number(): Decoded {
+    const b = this.b;
+    const start = this.pos;
+    const digit = (i: number) => i < b.length && b[i]! >= 0x30 && b[i]! <= 0x39;
+    if (b[this.pos] === 0x2d) {
+      this.pos++;
+      if (this.pos >= b.length) this.eof();
+      if (!digit(this.pos)) this.invalid('in numeric literal');
+    }
+    if (b[this.pos] === 0x30) this.pos++;
+    else while (digit(this.pos)) this.pos++;
+    if (this.pos < b.length && b[this.pos] === 0x2e) {
+      this.pos++;
+      if (this.pos >= b.length) this.eof();
+      if (!digit(this.pos)) this.invalid('after decimal point in numeric literal');
+      while (digit(this.pos)) this.pos++;
+    }
+    if (this.pos < b.length && (b[this.pos] === 0x65 || b[this.pos] === 0x45)) {
+      this.pos++;
+      if (this.pos >= b.length) this.eof();
+      if (b[this.pos] === 0x2b || b[this.pos] === 0x2d) {
+        this.pos++;
+        if (this.pos >= b.length) this.eof();
+      }
+      if (!digit(this.pos)) this.invalid('in exponent of numeric literal');
+      while (digit(this.pos)) this.pos++;
+    }
+    const text = b.toString('latin1', start, this.pos);
+    if (this.keepNumbers) return { numberText: text } satisfies NumberText;
+    const f = Number(text);
+    if (!Number.isFinite(f)) {
+      this.firstError ??= `json: cannot unmarshal number ${text} into Go value of type float64`;
+      return null;
+    }
+    return f;
+  }
+
+  string(): string {
+    const b = this.b;
+    this.pos++;
+    const parts: Buffer[] = [];
+    let chunk = this.pos;
+    let out = '';
+    const flush = () => {
+      if (this.pos > chunk) parts.push(b.subarray(chunk, this.pos));
+    };
+    for (;;) {
+      if (this.pos >= b.length) this.eof();
+      const c = b[this.pos]!;
+      if (c === 0x22) {
+        flush();
+        this.pos++;
+        out += Buffer.concat(parts).toString('utf8');
+        return out;
+      }
+      if (c < 0x20) this.invalid('in string literal');
+      if (c !== 0x5c) {
+        this.pos++;
+        continue;
+      }
+      flush();
+      out += Buffer.concat(parts).toString('utf8');
+      parts.length = 0;
+      this.pos++;
+      if (this.pos >= b.length) this.eof();
+      const e = b[this.pos]!;
+      const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+      if (simple[e] !== undefined) {
+        out += simple[e];
+        this.pos++;
+      } else if (e === 0x75) {
+        this.pos++;
+        let r = this.hex4();
+        if (r >= 0xd800 && r <= 0xdbff) {
+          // A valid surrogate pair joins; anything else leaves U+FFFD, as Go's unquote does.
+          const save = this.pos;
+          if (b[this.pos] === 0x5c && b[this.pos + 1] === 0x75) {
+            this.pos += 2;
+            const r2 = this.hex4();
+            if (r2 >= 0xdc00 && r2 <= 0xdfff) {
+              out += String.fromCharCode(r, r2);
+              chunk = this.pos;
+              continue;
+            }
+            this.pos = save;
+          }
+          r = 0xfffd;
+        } else if (r >= 0xdc00 && r <= 0xdfff) r = 0xfffd;
+        out += String.fromCharCode(r);
+      } else this.invalid('in string escape code');
+      chunk = this.pos;
+    }
+  }
+
+  hex4(): number {
+    let r = 0;
+    for (let i = 0; i < 4; i++) {
+      if (this.pos >= this.b.length) this.eof();
+      const c = this.b[this.pos]!;
+      const h = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      if (h < 0) this.invalid('in \\u hexadecimal character escape');
+      r = r * 16 + h;
+      this.pos++;
+    }
+    return r;
+  }
+
+  object(depth: number): Decoded {
+    this.pos++;
+    const m = newMap();
+    const keys: string[] = [];
+    this.ws();
+    if (this.pos >= this.b.length) this.eof();
+    if (this.b[this.pos] === 0x7d) {
+      this.pos++;
+      return this.keepNumbers ? { entries: [] } : m;
+    }
+    const entries: [string, Decoded][] = [];
+    for (;;) {
+      this.ws();
+      if (this.pos >= this.b.length) this.eof();
+      if (this.b[this.pos] !== 0x22) this.invalid('looking for beginning of object key string');
+      const k = this.string();
+      this.ws();
+      if (this.pos >= this.b.length) this.eof();
+      if (this.b[this.pos] !== 0x3a) this.invalid('after object key');
+      this.pos++;
+      const v = this.value(depth + 1);
+      if (this.keepNumbers) entries.push([k, v]);
+      else {
+        (m as Record<string, unknown>)[k] = v;
+        keys.push(k);
+      }
+      this.ws();
+      if (this.pos >= this.b.length) this.eof();
+      const c = this.b[this.pos]!;
+      if (c === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (c === 0x7d) {
+        this.pos++;
+        return this.keepNumbers ? { entries } : m;
+      }
+      this.invalid('after object key:value pair');
+    }
+  }
+
+  array(depth: number): Decoded {
+    this.pos++;
+    const a: Decoded[] = [];
+    this.ws();
+    if (this.pos >= this.b.length) this.eof();
+    if (this.b[this.pos] === 0x5d) {
+      this.pos++;
+      return a;
+    }
+    for (;;) {
+      a.push(this.value(depth + 1));
+      this.ws();
+      if (this.pos >= this.b.length) this.eof();
+      const c = this.b[this.pos]!;
+      if (c === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (c === 0x5d) {
+        this.pos++;
+        return a;
+      }
+      this.invalid('after array element');
+    }
+  }
+
+  document(): Decoded {
+    const v = this.value(0);
+    this.ws();
+    if (this.pos < this.b.length) this.invalid('after top-level value');
+    return v;
+  }
+}
+
+/**
+ * Parse JSON text with Go's scanner rules and error texts. With keepNumbers, numbers stay as their
+ * literal text ({numberText}) and objects as {entries} in source order (what yaml.v2 sees of JSON).
+ */
+export function parseJson(bytes: Buffer, keepNumbers = false): { value: unknown; error?: string } {
+  const p = new Parser(bytes, keepNumbers);
+  const value = p.document();
+  return { value, error: p.firstError };
+}
+
+export type JsonRawNode = null | boolean | string | { numberText: string } | JsonRawNode[] | { entries: [string, JsonRawNode][] };
+
+/** Parse JSON keeping number literals and key order (the input of the JSON → YAML step of toYaml). */
+export function parseJsonRaw(text: string): JsonRawNode {
+  return parseJson(Buffer.from(text, 'utf8'), true).value as JsonRawNode;
+}
+
+function kindName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
+}
+
+/** json.Unmarshal(text, &v) with v interface{}: numbers float64, objects null-prototype maps. Throws GoJsonError. */
+export function goJsonUnmarshal(text: string): GoValue {
+  const { value, error } = parseJson(Buffer.from(text, 'utf8'));
+  if (error) throw new GoJsonError(error);
+  return value as GoValue;
+}
+
+/**
+ * json.Unmarshal into a Go target of type map[string]interface {} or []interface {} that starts out
+ * as an empty value: returns the resulting value (the target unchanged on null) and Go's first error.
+ */
+export function goJsonUnmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue; error?: string } {
+  const empty: GoValue = target === 'map' ? newMap() : withType([], SLICE_IFACE);
+  let parsed: { value: unknown; error?: string };
+  try {
+    parsed = parseJson(Buffer.from(text, 'utf8'));
+  } catch (e) {
+    if (e instanceof GoJsonError) return { value: empty, error: e.message };
+    throw e;
+  }
+  const v = parsed.value;
+  // Go sets the target itself to nil on a JSON null.
+  if (v === null) return { value: new GoNil(target === 'map' ? MAP_STRING_IFACE : SLICE_IFACE), error: parsed.error };
+  const want = target === 'map' ? 'object' : 'array';
+  const got = kindName(v);
+  if (got !== want) {
+    const tname = target === 'map' ? 'map[string]interface {}' : '[]interface {}';
+    return { value: empty, error: `json: cannot unmarshal ${got} into Go value of type ${tname}` };
+  }
+  return { value: v as GoValue, error: parsed.error };
+}
+
+export { GO_TYPE };
