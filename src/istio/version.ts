@@ -1,0 +1,80 @@
+// Istio release numbers, comparison, and detection of the release an injector template was written for.
+//
+// Public API
+//   IstioVersion {major, minor, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
+//   atLeast(v, major, minor)               version comparison
+//   formatIstioVersion(v)
+//   LATEST                                 the newest release modelled ('master')
+//   detectIstioVersion(text)               best guess from what a template (or a ConfigMap's text) uses:
+//                                          { version, reason } — the oldest release consistent with the fields read
+
+export interface IstioVersion {
+  major: number;
+  minor: number;
+  /** Development head: newer than any numbered release. */
+  master?: boolean;
+}
+
+export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
+
+export const KNOWN_RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'];
+
+export function parseIstioVersion(s: string): IstioVersion {
+  const t = s.trim().replace(/^v/, '');
+  if (t === 'master' || t === 'latest' || t === 'head') return LATEST;
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(t);
+  if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
+  const v = { major: Number(m[1]), minor: Number(m[2]) };
+  if (v.major !== 1 || v.minor < 5) throw new Error(`unsupported Istio version "${s}": 1.5 or later is modelled`);
+  return v;
+}
+
+export function formatIstioVersion(v: IstioVersion): string {
+  return v.master ? 'master' : `${v.major}.${v.minor}`;
+}
+
+export function atLeast(v: IstioVersion, major: number, minor: number): boolean {
+  if (v.major !== major) return v.major > major;
+  return v.minor >= minor;
+}
+
+export interface Detection {
+  version: IstioVersion;
+  reason: string;
+}
+
+// Marks, newest first: a template that uses the field was written for that release or later.
+const MARKS: [RegExp, string, string][] = [
+  [/\.ProxyInitImage\b/, 'master', 'uses .ProxyInitImage'],
+  [/\.NativeSidecars\b/, '1.28', 'uses .NativeSidecars'],
+  [/\.CompliancePolicy\b/, '1.23', 'uses .CompliancePolicy'],
+  [/\.InboundTrafficPolicyMode\b/, '1.23', 'uses .InboundTrafficPolicyMode'],
+  [/\.ProxyUID\b|\.ProxyGID\b/, '1.20', 'uses .ProxyUID/.ProxyGID'],
+  [/\.ProxyImage\b/, '1.16', 'uses .ProxyImage'],
+  [/\.EstimatedConcurrency\b/, '1.12', 'uses .EstimatedConcurrency'],
+  [/\.Revision\b/, '1.12', 'uses .Revision'],
+  [/\bdefaultTemplates\s*:|^\s*templates\s*:/m, '1.10', 'has templates/defaultTemplates'],
+  [/\.HoldApplicationUntilProxyStarts\b/, '1.8', 'reads .ProxyConfig.HoldApplicationUntilProxyStarts'],
+  [/\.MeshConfig\b/, '1.8', 'uses .MeshConfig'],
+  [/holdApplicationUntilProxyStarts/, '1.7', 'reads holdApplicationUntilProxyStarts from values'],
+  [/\.Concurrency\.GetValue\b/, '1.6', 'reads .ProxyConfig.Concurrency.GetValue'],
+];
+
+/** Guess the release from the template text (or a whole ConfigMap). Templates using `.EstimatedConcurrency`
+ *  without `.ProxyUID` are 1.12–1.19; `.ProxyUID` without `.InboundTrafficPolicyMode` 1.20–1.22, and so on.
+ *  Nothing recognised: 1.5 when the template calls `.ProxyConfig.Concurrency` as a plain number, else LATEST. */
+export function detectIstioVersion(text: string): Detection | undefined {
+  for (const [re, ver, reason] of MARKS) {
+    if (re.test(text)) {
+      // EstimatedConcurrency was dropped in 1.20: a template with it is older than 1.20
+      return { version: parseIstioVersion(ver), reason };
+    }
+  }
+  if (/\.ProxyConfig\.Concurrency\b/.test(text) || /\.ProxyConfig\.GetTracing\.GetLightstep\.GetSecure\b/.test(text)) {
+    return { version: parseIstioVersion('1.5'), reason: 'reads .ProxyConfig.Concurrency as a number' };
+  }
+  if (/\.DeploymentMeta\b|\.ProxyConfig\b|\.ObjectMeta\b/.test(text)) {
+    return { version: parseIstioVersion('1.5'), reason: 'an injection template with none of the newer fields' };
+  }
+  return undefined;
+}
