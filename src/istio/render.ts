@@ -35,8 +35,7 @@ import {
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadsFromText, workloadLabel, type Workload } from './workload.js';
 import { InputError } from './yamlsrc.js';
-import { buildTemplateData, type TemplateDataInput } from './data.js';
-import { proxyConfigJSON } from './data.js';
+import { buildTemplateData, proxyConfigJSON, type TemplateDataInput } from './data.js';
 import { detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
 
 /** A problem with the inputs (not with one workload): one line, file:line:col where known. */
@@ -355,6 +354,8 @@ export interface RenderOptions {
   kubeVersion?: string;
   /** The environment the template's `env` reads (istiod's). */
   env?: Record<string, string>;
+  /** Fill in the API server's pod defaults first, as istiod sees pods after admission defaulting (default true). */
+  kubeDefaults?: boolean;
 }
 
 export interface RenderInputs {
@@ -527,6 +528,7 @@ export class Renderer {
         mesh: this.inputs.mesh,
         revision: this.opts.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts),
+        kubeDefaults: this.opts.kubeDefaults ?? true,
       };
       const data = buildTemplateData(input);
       result.templates = selectTemplates(this.inputs.config, annotations);
