@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it, vi } from 'vitest';
+import { fromJSON, runBatch, runCase } from '../src/batch.js';
+import { templateCommand } from '../src/cli/template.js';
+import { GO_TYPE, GoNum, mapGet, type GoMap } from '../src/template/value.js';
+
+describe('batch protocol', () => {
+  it('decodes JSON numbers as float64, or int with dataInt', () => {
+    const m = fromJSON({ a: 1, b: 1.5, c: [2] }) as GoMap;
+    expect(mapGet(m, 'a')).toBe(1);
+    const i = fromJSON({ a: 1, b: 1.5, c: [2], big: 1e300 }, true) as GoMap;
+    expect(mapGet(i, 'a')).toBe(1n);
+    expect(mapGet(i, 'b')).toBe(1.5);
+    expect((mapGet(i, 'c') as unknown[])[0]).toBe(2n);
+    expect(mapGet(i, 'big')).toBe(1e300);
+    expect(Object.getPrototypeOf(m)).toBe(null);
+    expect(m[GO_TYPE]).toBeUndefined();
+    expect(mapGet(m, 'c')).not.toBeInstanceOf(GoNum);
+  });
+
+  it('keeps a "__proto__" key as an ordinary map entry', () => {
+    const m = fromJSON(JSON.parse('{"__proto__": "own"}')) as GoMap;
+    expect(mapGet(m, '__proto__')).toBe('own');
+  });
+
+  it('names the phase of an error and keeps output written before an exec error', () => {
+    expect(runCase({ name: 'p', template: '{{' })).toMatchObject({ phase: 'parse', output: '' });
+    const r = runCase({ name: 'e', template: 'ab{{.x.y}}', data: { x: null } });
+    expect(r.phase).toBe('exec');
+    expect(r.output).toBe('ab');
+    expect(r.error).toBe('template: e:1:6: executing "e" at <.x.y>: nil pointer evaluating interface {}.y');
+  });
+
+  it('reports problems of the case itself without a phase', () => {
+    expect(runCase({ name: 'f', template: '', fixture: 'nope' })).toMatchObject({ phase: null, error: 'unknown fixture "nope"' });
+    expect(runCase({ name: 'o', template: '', option: 'bogus' })).toMatchObject({ phase: null });
+  });
+
+  it('parses defs after the root, in byte order of their names', () => {
+    const r = runCase({ name: 't', template: '{{template "a"}}', defs: { b: '{{define "x"}}B{{end}}', a: '{{define "x"}}A{{end}}{{template "x"}}' } });
+    expect(r).toMatchObject({ output: 'B', error: null });
+  });
+
+  it('answers one line per case, skipping blank lines', () => {
+    const out = runBatch('{"name":"a","template":"{{1}}"}\n\nnot json\n{"name":"b","template":"x"}\n');
+    const lines = out.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; output: string; error: string | null });
+    expect(lines.map((l) => l.output)).toEqual(['1', '', 'x']);
+    expect(lines[1]!.error).toMatch(/^bad case: /);
+  });
+});
+
+describe('template command', () => {
+  async function run(args: string[]): Promise<string> {
+    const program = new Command('sidecar-render').exitOverride();
+    templateCommand(program);
+    let out = '';
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+      out += String(s);
+      return true;
+    });
+    try {
+      await program.parseAsync(['node', 'sidecar-render', 'template', ...args]);
+    } finally {
+      spy.mockRestore();
+    }
+    return out;
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'sr-template-'));
+  const tpl = join(dir, 'hello.tpl');
+  const data = join(dir, 'data.yaml');
+  writeFileSync(tpl, '{{.name}} {{.count}} {{printf "%T" .count}} {{.enabled}} {{index . "true"}}\n');
+  // YAML 1.1 as yaml.v2 reads it: `yes` is a boolean, and so is the key `on`.
+  writeFileSync(data, 'name: web\ncount: 3\nenabled: yes\non: key\n');
+
+  it('renders a file with YAML data read as Helm reads values', async () => {
+    expect(await run([tpl, '--data', data])).toBe('web 3 float64 true key\n');
+  });
+
+  it('names the template after the file in errors, after writing what came before', async () => {
+    const bad = join(dir, 'bad.tpl');
+    writeFileSync(bad, 'before {{.x}}');
+    await expect(run([bad, '--data', data, '--option', 'missingkey=error'])).rejects.toThrow(
+      'template: bad.tpl:1:9: executing "bad.tpl" at <.x>: map has no entry for key "x"',
+    );
+  });
+});
