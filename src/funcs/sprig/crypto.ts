@@ -1,0 +1,163 @@
+// Sprig's crypto functions (crypto.go): hashes, derivePassword (scrypt), AES-CBC with an injected
+// random IV, bcrypt/htpasswd with an injected random salt. Key and certificate generation needs a
+// random source node:crypto cannot take, so those functions exist but report an error.
+
+import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
+import { def, GoStruct, T, GoFunc, type FuncMap, type GoType, type GoValue } from '../../template/value.js';
+import { bcryptHash } from './bcrypt.js';
+import { randomBytes } from './random.js';
+import { fail, fromUtf8, panic, table, utf8, type SprigContext } from './util.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+function adler32(b: Uint8Array): number {
+  let a = 1;
+  let s = 0;
+  for (const c of b) {
+    a = (a + c) % 65521;
+    s = (s + a) % 65521;
+  }
+  return ((s << 16) | a) >>> 0;
+}
+
+const MASTER_PASSWORD_SEED = 'com.lyndir.masterpassword';
+const TEMPLATES: Record<string, string[]> = {
+  maximum: ['anoxxxxxxxxxxxxxxxxx', 'axxxxxxxxxxxxxxxxxno'],
+  long: [
+    'CvcvnoCvcvCvcv', 'CvcvCvcvnoCvcv', 'CvcvCvcvCvcvno', 'CvccnoCvcvCvcv', 'CvccCvcvnoCvcv',
+    'CvccCvcvCvcvno', 'CvcvnoCvccCvcv', 'CvcvCvccnoCvcv', 'CvcvCvccCvcvno', 'CvcvnoCvcvCvcc',
+    'CvcvCvcvnoCvcc', 'CvcvCvcvCvccno', 'CvccnoCvccCvcv', 'CvccCvccnoCvcv', 'CvccCvccCvcvno',
+    'CvcvnoCvccCvcc', 'CvcvCvccnoCvcc', 'CvcvCvccCvccno', 'CvccnoCvcvCvcc', 'CvccCvcvnoCvcc',
+    'CvccCvcvCvccno',
+  ],
+  medium: ['CvcnoCvc', 'CvcCvcno'],
+  short: ['Cvcn'],
+  basic: ['aaanaaan', 'aannaaan', 'aaannaaa'],
+  pin: ['nnnn'],
+};
+const CHARS: Record<string, string> = {
+  V: 'AEIOU',
+  C: 'BCDFGHJKLMNPQRSTVWXYZ',
+  v: 'aeiou',
+  c: 'bcdfghjklmnpqrstvwxyz',
+  A: 'AEIOUBCDFGHJKLMNPQRSTVWXYZ',
+  a: 'AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz',
+  n: '0123456789',
+  o: "@&%?,=[]_:-+*$#!'^~;()/.",
+  x: 'AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz0123456789!@#$%^&*()',
+};
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+}
+
+/** Master Password's derivation, as Sprig's derivePassword computes it. */
+function derivePassword(counter: bigint, passwordType: string, password: string, user: string, site: string): string {
+  const templates = Object.prototype.hasOwnProperty.call(TEMPLATES, passwordType) ? TEMPLATES[passwordType]! : undefined;
+  if (!templates) return `cannot find password template ${passwordType}`;
+  const seed = Buffer.from(MASTER_PASSWORD_SEED);
+  const userB = Buffer.from(utf8(user));
+  const salt = Buffer.concat([seed, u32(userB.length), userB]);
+  const key = scryptSync(Buffer.from(utf8(password)), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 64 * 1024 * 1024 });
+  const siteB = Buffer.from(utf8(site));
+  const msg = Buffer.concat([seed, u32(siteB.length), siteB, u32(Number(BigInt.asUintN(32, counter)))]);
+  const digest = createHmac('sha256', key).update(msg).digest();
+  const temp = templates[digest[0]! % templates.length]!;
+  let out = '';
+  for (let i = 0; i < temp.length; i++) {
+    const chars = CHARS[temp[i]!]!;
+    out += chars[digest[i + 1]! % chars.length];
+  }
+  return out;
+}
+
+function encryptAES(random: () => number, password: string, plaintext: string): string {
+  if (plaintext === '') return '';
+  const key = Buffer.alloc(32);
+  Buffer.from(utf8(password)).copy(key, 0, 0, 32);
+  const content = Buffer.from(utf8(plaintext));
+  const padding = 16 - (content.length % 16);
+  const padded = Buffer.concat([content, Buffer.alloc(padding, padding)]);
+  const iv = Buffer.from(randomBytes(random, 16));
+  const c = createCipheriv('aes-256-cbc', key, iv);
+  c.setAutoPadding(false);
+  return Buffer.concat([iv, c.update(padded), c.final()]).toString('base64');
+}
+
+function decryptAES(password: string, crypt64: string): string {
+  if (crypt64 === '') return '';
+  const key = Buffer.alloc(32);
+  Buffer.from(utf8(password)).copy(key, 0, 0, 32);
+  if (!/^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/.test(crypt64)) fail('illegal base64 data at input byte 0');
+  const crypt = Buffer.from(crypt64.replace(/[\r\n]/g, ''), 'base64');
+  if (crypt.length < 16) panic(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+  const iv = crypt.subarray(0, 16);
+  const body = crypt.subarray(16);
+  if (body.length % 16 !== 0) panic('crypto/cipher: input not full blocks');
+  const d = createDecipheriv('aes-256-cbc', key, iv);
+  d.setAutoPadding(false);
+  const dec = Buffer.concat([d.update(body), d.final()]);
+  if (dec.length === 0) panic('runtime error: index out of range [-1]');
+  const cut = dec.length - dec[dec.length - 1]!;
+  if (cut < 0) panic(`runtime error: slice bounds out of range [:${cut}]`);
+  return fromUtf8(dec.subarray(0, cut));
+}
+
+// ---------- certificates ----------
+
+const CERTIFICATE: GoType = {
+  kind: 'struct',
+  name: 'sprig.certificate',
+  fields: [
+    { name: 'Cert', json: 'Cert', type: T.string },
+    { name: 'Key', json: 'Key', type: T.string },
+  ],
+};
+
+class Certificate extends GoStruct {
+  readonly type = CERTIFICATE;
+  constructor(
+    readonly cert: string,
+    readonly key: string,
+  ) {
+    super();
+  }
+  override field(name: string): GoValue {
+    return name === 'Cert' ? this.cert : name === 'Key' ? this.key : undefined;
+  }
+}
+void Certificate;
+
+const NO_KEYGEN = 'key and certificate generation is not supported by sidecar-render (it needs an injectable random source)';
+
+function certFunc(name: string, params: GoType[]): GoFunc {
+  return new GoFunc(name, params, false, 2, CERTIFICATE, () => fail(`${name}: ${NO_KEYGEN}`));
+}
+
+export function cryptoFuncs(ctx: SprigContext): FuncMap {
+  const S = T.string;
+  const ifaceList = { kind: 'slice', name: '[]interface {}', elem: T.iface } as GoType;
+  const bcrypt = (input: string): string => bcryptHash(utf8(input), 10, randomBytes(ctx.random, 16));
+  return table([
+    def('sha1sum', 'func(string) string', (s: string) => hex(createHash('sha1').update(utf8(s)).digest())),
+    def('sha256sum', 'func(string) string', (s: string) => hex(createHash('sha256').update(utf8(s)).digest())),
+    def('adler32sum', 'func(string) string', (s: string) => String(adler32(utf8(s)))),
+    def('bcrypt', 'func(string) string', bcrypt),
+    def('htpasswd', 'func(string, string) string', (user: string, password: string) =>
+      user.includes(':') ? `invalid username: ${user}` : `${user}:${bcrypt(password)}`,
+    ),
+    def('derivePassword', 'func(uint32, string, string, string, string) string', derivePassword),
+    def('encryptAES', 'func(string, string) (string, error)', (p: string, t: string) => encryptAES(ctx.random, p, t)),
+    def('decryptAES', 'func(string, string) (string, error)', decryptAES),
+    def('genPrivateKey', 'func(string) string', () => panic(`genPrivateKey: ${NO_KEYGEN}`)),
+    certFunc('buildCustomCert', [S, S]),
+    certFunc('genCA', [S, T.int]),
+    certFunc('genCAWithKey', [S, T.int, S]),
+    certFunc('genSelfSignedCert', [S, ifaceList, ifaceList, T.int]),
+    certFunc('genSelfSignedCertWithKey', [S, ifaceList, ifaceList, T.int, S]),
+    certFunc('genSignedCert', [S, ifaceList, ifaceList, T.int, CERTIFICATE]),
+    certFunc('genSignedCertWithKey', [S, ifaceList, ifaceList, T.int, CERTIFICATE, S]),
+  ]);
+}
