@@ -4,6 +4,7 @@
 
 import { sprint, sprintf, sprintln, formatValue } from './fmt.js';
 import { isPrint } from './quote.js';
+import { byteLength, fromGoBytes, goBytes } from './strconv.js';
 import {
   GO_TYPE,
   GoError,
@@ -57,7 +58,7 @@ function not(arg: GoValue): boolean {
 // ---------- len, index, slice ----------
 
 function utf8Length(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+  return byteLength(s);
 }
 
 function length(item: GoValue): bigint {
@@ -115,8 +116,8 @@ function bits(t: GoType): number {
   return 64;
 }
 
-function utf8Bytes(s: string): Buffer {
-  return Buffer.from(s, 'utf8');
+function utf8Bytes(s: string): Uint8Array {
+  return goBytes(s);
 }
 
 const UINT8 = T.uint8;
@@ -168,7 +169,7 @@ function slice(item: GoValue, ...indexes: GoValue[]): GoValue {
   if (indexes.length > 3) throw new GoError(`too many slice indexes: ${indexes.length}`);
   let cap: number;
   let len: number;
-  let bytes: Buffer | null = null;
+  let bytes: Uint8Array | null = null;
   if (typeof item === 'string') {
     if (indexes.length === 3) throw new GoError('cannot 3-index slice a string');
     bytes = utf8Bytes(item);
@@ -186,7 +187,7 @@ function slice(item: GoValue, ...indexes: GoValue[]): GoValue {
   });
   if (idx[0]! > idx[1]!) throw new GoError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (indexes.length === 3 && idx[1]! > idx[2]!) throw new GoError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
-  if (bytes) return bytes.subarray(idx[0], idx[1]).toString('utf8');
+  if (bytes) return fromGoBytes(bytes.subarray(idx[0], idx[1]));
   if (item instanceof GoNil) return item;
   const arr = item as GoValue[];
   const out = arr.slice(idx[0], idx[1]);
@@ -417,7 +418,8 @@ export function jsEscapeString(s: string): string {
         out += '\\u003D';
         continue;
     }
-    if (r < 0x20) out += '\\u00' + r.toString(16).toUpperCase().padStart(2, '0');
+    if (r >= 0xdc80 && r <= 0xdcff) out += c; // an invalid byte: Go writes it through
+    else if (r < 0x20) out += '\\u00' + r.toString(16).toUpperCase().padStart(2, '0');
     else if (r < 0x80) out += c;
     else if (isPrint(r)) out += c;
     else out += '\\u' + r.toString(16).toUpperCase().padStart(4, '0');
@@ -428,7 +430,7 @@ export function jsEscapeString(s: string): string {
 /** url.QueryEscape */
 export function urlQueryEscape(s: string): string {
   let out = '';
-  for (const b of Buffer.from(s, 'utf8')) {
+  for (const b of goBytes(s)) {
     const c = String.fromCharCode(b);
     if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
     else if (c === ' ') out += '+';

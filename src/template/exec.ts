@@ -113,6 +113,9 @@ interface ArgEval {
   kind: ArgKind;
   node: Node;
   expr: Expr | null;
+  /** A literal converted for the parameter type it was last passed to. */
+  litType?: GoType;
+  litValue?: GoValue;
 }
 
 const NO_ARGS: ArgEval[] = [];
@@ -185,10 +188,31 @@ export function typeName(v: GoValue): string {
   return t ? t.name : '<invalid>';
 }
 
+/** A Go map: a plain object (null prototype from newMap, or an object literal). Arrays and classes have other prototypes. */
 function isPlainMap(v: object): v is GoMap {
   const p = Object.getPrototypeOf(v);
   return p === null || p === Object.prototype;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+const NOT_UNTYPED: unique symbol = Symbol('notUntypedMap');
+
+/** Read key from an untyped map[string]interface {}; MISSING when absent. */
+function untypedMapGet(v: object, key: string): GoValue | typeof MISSING | typeof NOT_UNTYPED {
+  const p = Object.getPrototypeOf(v);
+  if (p === null) {
+    if ((v as GoMap)[GO_TYPE] !== undefined) return NOT_UNTYPED;
+    const x = (v as GoMap)[key];
+    return x !== undefined || key in v ? x : MISSING;
+  }
+  if (p === Object.prototype) {
+    if ((v as GoMap)[GO_TYPE] !== undefined) return NOT_UNTYPED;
+    return hasOwn.call(v, key) ? (v as GoMap)[key] : MISSING;
+  }
+  return NOT_UNTYPED;
+}
+
 
 function methodsOf(v: GoValue): Record<string, GoMethod> | undefined {
   if (v === null || typeof v !== 'object') return undefined;
@@ -352,8 +376,13 @@ function evalArg(s: State, dot: GoValue, di: boolean, t: GoType, a: ArgEval): Go
       errorf(s, `cannot assign nil to ${t.name}`);
     case ArgKind.Expr:
       return validateType(s, a.expr!(s, dot, di), t);
-    default:
-      return literalArg(s, t, a.node, dot);
+    default: {
+      if (a.litType === t) return a.litValue;
+      const v = literalArg(s, t, a.node, dot);
+      a.litType = t;
+      a.litValue = v;
+      return v;
+    }
   }
 }
 
@@ -428,7 +457,10 @@ function evalCall(
   }
   let v: GoValue;
   try {
-    v = recv === NO_RECV ? fn.fn(...argv) : fn.fn(recv, ...argv);
+    if (recv !== NO_RECV) v = fn.fn(recv, ...argv);
+    else if (numIn === 1) v = fn.fn(argv[0]);
+    else if (numIn === 2) v = fn.fn(argv[0], argv[1]);
+    else v = fn.fn(...argv);
   } catch (e) {
     if (e instanceof LimitError) throw e;
     const msg = errorText(e);
@@ -468,7 +500,7 @@ function evalField(
   if (recv === null) errorf(s, `nil pointer evaluating interface {}.${fieldName}`);
   const hasArgs = args.length > 0 || final !== MISSING;
   if (typeof recv === 'object') {
-    if (!Array.isArray(recv) && !(recv instanceof GoStruct) && !(recv instanceof GoNum) && !(recv instanceof GoNil) && !(recv instanceof GoFunc) && isPlainMap(recv)) {
+    if (isPlainMap(recv)) {
       const mt = recv[GO_TYPE];
       if (mt !== undefined) {
         const m = mt.methods && Object.prototype.hasOwnProperty.call(mt.methods, fieldName) ? mt.methods[fieldName] : undefined;
@@ -546,11 +578,41 @@ function evalFieldChain(
   final: Final,
 ): GoValue {
   const n = ident.length;
-  for (let i = 0; i < n - 1; i++) {
+  const last = args.length === 0 && final === MISSING ? n : n - 1;
+  let i = 0;
+  for (; i < n; i++) {
+    // Fast path: untyped maps, as decoded YAML/JSON values are.
+    if (i < last && typeof recv === 'object' && recv !== null) {
+      const x = untypedMapGet(recv, ident[i]!);
+      if (x !== NOT_UNTYPED) {
+        if (x === MISSING) {
+          recv = missingKey(s, ident[i]!, MAP_STRING_IFACE);
+          recvIface = false;
+        } else {
+          recv = x as GoValue;
+          recvIface = true;
+        }
+        continue;
+      }
+    }
+    if (i === n - 1) break;
     recv = evalField(s, dot, di, ident[i]!, node, NO_ARGS, MISSING, recv, recvIface);
     recvIface = s.iface;
   }
+  if (i === n) {
+    s.iface = recvIface;
+    return recv;
+  }
   return evalField(s, dot, di, ident[n - 1]!, node, args, final, recv, recvIface);
+}
+
+/** isTrue without allocating for maps. */
+function truth(v: GoValue): boolean {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && isPlainMap(v)) {
+    for (const _ in v) return true;
+    return false;
+  }
+  return isTrue(v);
 }
 
 // ---------- printing ----------
@@ -558,7 +620,10 @@ function evalFieldChain(
 function printValue(s: State, node: Node, v: GoValue): void {
   if (typeof v === 'string') s.out += v;
   else if (typeof v === 'bigint') s.out += v.toString();
-  else {
+  else if (typeof v === 'number' && Number.isInteger(v) && v < 1e6 && v > -1e6 && !Object.is(v, -0)) {
+    // %v of an integral float64 with fewer than 7 digits has no exponent: the JS decimal form is Go's.
+    s.out += String(v);
+  } else {
     if (!isPrintable(v)) {
       s.node = node;
       errorf(s, `can't print ${node.toString()} of type ${typeName(v)}`);
@@ -685,12 +750,12 @@ class Compiler {
     if (isWith) {
       return (s, dot, di) => {
         const v = pipe(s, dot, di);
-        if (isTrue(v)) return list(s, v, false);
+        if (truth(v)) return list(s, v, false);
         return elseList ? elseList(s, dot, di) : Flow.Normal;
       };
     }
     return (s, dot, di) => {
-      if (isTrue(pipe(s, dot, di))) return list(s, dot, di);
+      if (truth(pipe(s, dot, di))) return list(s, dot, di);
       return elseList ? elseList(s, dot, di) : Flow.Normal;
     };
   }
@@ -715,11 +780,11 @@ class Compiler {
     const elseList = r.elseList ? this.list(r.elseList) : null;
     this.scope.length = mark;
 
-    const iterate = (s: State, index: GoValue, elem: GoValue, eiface: boolean): Flow => {
+    const iterate = (s: State, index: GoValue | number, elem: GoValue, eiface: boolean): Flow => {
       if (elemSlot >= 0) {
         s.vars[elemSlot] = elem;
         s.vars[elemFlag] = eiface;
-        if (indexSlot >= 0) s.vars[indexSlot] = index;
+        if (indexSlot >= 0) s.vars[indexSlot] = typeof index === 'number' ? BigInt(index) : index;
       }
       if (++s.iterations > s.maxIter) limitError(s, `range iterations exceed the limit of ${s.maxIter}`);
       if ((s.iterations & 1023) === 0) checkTime(s);
@@ -737,7 +802,7 @@ class Compiler {
             const t = (val as { [GO_TYPE]?: GoType })[GO_TYPE] ?? SLICE_IFACE;
             const eiface = t.elem === undefined || t.elem.kind === 'interface';
             for (let i = 0; i < n; i++) {
-              if (iterate(s, BigInt(i), val[i], eiface) === Flow.Break) break;
+              if (iterate(s, i, val[i], eiface) === Flow.Break) break;
             }
             return Flow.Normal;
           }
@@ -956,12 +1021,13 @@ class Compiler {
       return (s, dot, di, final) => {
         s.node = f;
         // Fast path: a string-keyed map without methods, no arguments.
-        if (final === MISSING && dot !== null && typeof dot === 'object' && !Array.isArray(dot) && !(dot instanceof GoStruct) && !(dot instanceof GoNum) && !(dot instanceof GoNil) && !(dot instanceof GoFunc) && (dot as GoMap)[GO_TYPE] === undefined) {
-          if (Object.prototype.hasOwnProperty.call(dot, name)) {
+        if (final === MISSING && typeof dot === 'object' && dot !== null) {
+          const x = untypedMapGet(dot, name);
+          if (x !== NOT_UNTYPED) {
+            if (x === MISSING) return missingKey(s, name, MAP_STRING_IFACE);
             s.iface = true;
-            return (dot as GoMap)[name];
+            return x as GoValue;
           }
-          return missingKey(s, name, MAP_STRING_IFACE);
         }
         return evalField(s, dot, di, name, f, args, final, dot, di);
       };
@@ -1037,9 +1103,17 @@ class Compiler {
     const name = ident.ident;
     const args = all.slice(1).map((a) => this.arg(a));
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name]! : undefined;
+    let cachedFuncs: FuncMap | null = null;
+    let cachedFn: GoFunc | undefined;
     return (s, dot, di, final) => {
       s.node = ident;
-      let fn: GoFunc | undefined = s.funcs[name];
+      let fn: GoFunc | undefined;
+      if (s.funcs === cachedFuncs) fn = cachedFn;
+      else {
+        fn = hasOwn.call(s.funcs, name) ? s.funcs[name] : undefined;
+        cachedFuncs = s.funcs;
+        cachedFn = fn;
+      }
       let special: string | undefined;
       if (fn === undefined) {
         if (builtin === undefined) errorf(s, `${goQuote(name)} is not a defined function`);

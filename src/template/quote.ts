@@ -1,5 +1,7 @@
 // The pieces of Go's strconv the parser and error texts need: Quote, Unquote, UnquoteChar and %#U.
 
+import { fromGoBytes } from './strconv.js';
+
 const PRINT_RE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
@@ -77,10 +79,10 @@ function isHex(c: string): boolean {
   return /^[0-9a-fA-F]$/.test(c);
 }
 
-/** Bytes decoded from \x and octal escapes are gathered and decoded as UTF-8 (lossily, as JS strings must). */
+/** Bytes from \x and octal escapes are gathered and decoded as Go does; invalid UTF-8 is kept as escaped bytes (strconv.ts). */
 function flushBytes(bytes: number[]): string {
   if (bytes.length === 0) return '';
-  const s = Buffer.from(bytes).toString('utf8');
+  const s = fromGoBytes(bytes);
   bytes.length = 0;
   return s;
 }
