@@ -497,7 +497,8 @@ export class Renderer {
     const at = this.inputs.config.positions[name];
     if (!at || e.line <= 0) return e;
     const line = at.line + e.line - 1;
-    const col = at.col + Math.max(e.col, 1);
+    // Go's column is a 0-based byte offset in the template line; ours is 1-based in the file.
+    const col = at.col + e.col + 1;
     const err = new Error(`${at.file}:${line}:${col}: ${e.message}`);
     return err;
   }
