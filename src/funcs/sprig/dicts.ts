@@ -39,6 +39,8 @@ export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
     const sk = kindOf(s);
     // Nested maps merge in place; anything else in dst's slot stays as it is.
     if (sk === 'map' && has && isMap(d) && isMap(s)) mergeInto(d, s, overwrite);
+    // mergo stores a source slice before deciding whether to keep the destination's value.
+    if (sk === 'slice' && (overwrite || Object.keys(dst).length === 0)) dst[key] = s;
     if (has && !empty(d) && (sk === 'map' || sk === 'slice')) continue;
     if (overwrite || !has || empty(d)) dst[key] = s;
   }
@@ -69,13 +71,13 @@ function dig(...ps: GoValue[]): GoValue {
   if (ps.length < 3) panic('dig needs at least three arguments');
   const assertMap = (v: GoValue): GoMap => {
     if (isMap(v) && typeName(v) === M) return v;
-    panic(`interface conversion: interface {} is ${typeName(v)}, not ${M}`);
+    panic(`interface conversion: interface {} is ${isNilIface(v) ? 'nil' : typeName(v)}, not ${M}`);
   };
   let dict = assertMap(ps[ps.length - 1]);
   const d = ps[ps.length - 2];
   const ks = ps.slice(0, -2).map((k) => {
     if (typeof k === 'string') return k;
-    panic(`interface conversion: interface {} is ${typeName(k)}, not string`);
+    panic(`interface conversion: interface {} is ${isNilIface(k) ? 'nil' : typeName(k)}, not string`);
   });
   for (let i = 0; ; i++) {
     const k = ks[i]!;
