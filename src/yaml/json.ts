@@ -490,8 +490,10 @@ class Parser {
     throw new SyntaxError_(msg);
   }
 
-  eof(): never {
-    this.err('unexpected end of JSON input');
+  /** Go's scanner meets the end of input by stepping a space through the current state: where a
+   *  space is not allowed (inside literals, numbers, escapes) that is the error it reports. */
+  eof(context?: string): never {
+    this.err(context ? `invalid character ' ' ${context}` : 'unexpected end of JSON input');
   }
 
   ws(): void {
@@ -533,7 +535,7 @@ class Parser {
   literal(word: string, v: Decoded): Decoded {
     this.pos++;
     for (let i = 1; i < word.length; i++) {
-      if (this.pos >= this.b.length) this.eof();
+      if (this.pos >= this.b.length) this.eof(`in literal ${word} (expecting '${word[i]}')`);
       if (this.b[this.pos] !== word.charCodeAt(i)) this.invalid(`in literal ${word} (expecting '${word[i]}')`);
       this.pos++;
     }
@@ -546,23 +548,23 @@ class Parser {
     const digit = (i: number) => i < b.length && b[i]! >= 0x30 && b[i]! <= 0x39;
     if (b[this.pos] === 0x2d) {
       this.pos++;
-      if (this.pos >= b.length) this.eof();
+      if (this.pos >= b.length) this.eof('in numeric literal');
       if (!digit(this.pos)) this.invalid('in numeric literal');
     }
     if (b[this.pos] === 0x30) this.pos++;
     else while (digit(this.pos)) this.pos++;
     if (this.pos < b.length && b[this.pos] === 0x2e) {
       this.pos++;
-      if (this.pos >= b.length) this.eof();
+      if (this.pos >= b.length) this.eof('after decimal point in numeric literal');
       if (!digit(this.pos)) this.invalid('after decimal point in numeric literal');
       while (digit(this.pos)) this.pos++;
     }
     if (this.pos < b.length && (b[this.pos] === 0x65 || b[this.pos] === 0x45)) {
       this.pos++;
-      if (this.pos >= b.length) this.eof();
+      if (this.pos >= b.length) this.eof('in exponent of numeric literal');
       if (b[this.pos] === 0x2b || b[this.pos] === 0x2d) {
         this.pos++;
-        if (this.pos >= b.length) this.eof();
+        if (this.pos >= b.length) this.eof('in exponent of numeric literal');
       }
       if (!digit(this.pos)) this.invalid('in exponent of numeric literal');
       while (digit(this.pos)) this.pos++;
@@ -604,7 +606,7 @@ class Parser {
       out += Buffer.concat(parts).toString('utf8');
       parts.length = 0;
       this.pos++;
-      if (this.pos >= b.length) this.eof();
+      if (this.pos >= b.length) this.eof('in string escape code');
       const e = b[this.pos]!;
       const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
       if (simple[e] !== undefined) {
@@ -637,7 +639,7 @@ class Parser {
   hex4(): number {
     let r = 0;
     for (let i = 0; i < 4; i++) {
-      if (this.pos >= this.b.length) this.eof();
+      if (this.pos >= this.b.length) this.eof('in \\u hexadecimal character escape');
       const c = this.b[this.pos]!;
       const h = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
       if (h < 0) this.invalid('in \\u hexadecimal character escape');
