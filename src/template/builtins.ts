@@ -75,7 +75,7 @@ function length(item: GoValue): bigint {
 function indexArg(index: GoValue, cap: number): number {
   let x: bigint;
   if (typeof index === 'bigint') x = index;
-  else if (index instanceof GoNum && typeof index.v === 'bigint') x = index.v;
+  else if (index instanceof GoNum && typeof index.v === 'bigint') x = BigInt.asIntN(64, index.v);
   else if (index === undefined || index === null) throw new GoError('cannot index slice/array with nil');
   else throw new GoError(`cannot index slice/array with type ${typeNameOf(index)}`);
   if (x < 0n || x > BigInt(cap)) throw new GoError(`index out of range: ${x}`);
@@ -164,6 +164,9 @@ function keyString(k: GoValue): string | undefined {
   return undefined;
 }
 
+/** Set by the engine before calling slice: which index arguments were interface values (Go reports their type). */
+export const SLICE_INDEX_IFACE: boolean[] = [];
+
 function slice(item: GoValue, ...indexes: GoValue[]): GoValue {
   if (item === undefined || item === null) throw new GoError('slice of untyped nil');
   if (indexes.length > 3) throw new GoError(`too many slice indexes: ${indexes.length}`);
@@ -179,10 +182,11 @@ function slice(item: GoValue, ...indexes: GoValue[]): GoValue {
   } else if (item instanceof GoNil && item.type.kind === 'slice') {
     cap = len = 0;
   } else {
-    throw new GoError(`can't slice item of type ${item instanceof GoStruct ? item.type.name : typeNameOf(item)}`);
+    throw new GoError(`can't slice item of type ${typeNameOf(item)}`);
   }
   const idx = [0, len, 0];
   indexes.forEach((x, i) => {
+    if (SLICE_INDEX_IFACE[i]) throw new GoError('cannot index slice/array with type interface {}');
     idx[i] = indexArg(x, cap);
   });
   if (idx[0]! > idx[1]!) throw new GoError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
@@ -254,9 +258,35 @@ function isNilValue(v: GoValue): boolean {
   return v === undefined || v === null || v instanceof GoNil;
 }
 
+function typeComparable(t: GoType): boolean {
+  switch (t.kind) {
+    case 'slice':
+    case 'map':
+    case 'func':
+      return false;
+    case 'struct':
+      return (t.fields ?? []).every((f) => typeComparable(f.type));
+  }
+  return true;
+}
+
 function comparable(v: GoValue): boolean {
   const k = reflectKind(v);
+  if (k === 'struct') return typeComparable((v as GoStruct).type);
   return !(k === 'slice' || k === 'map' || k === 'func');
+}
+
+/** Go's == on comparable values of the same type. */
+function goEqual(a: GoValue, b: GoValue): boolean {
+  if (a === b) return true;
+  if (a instanceof GoNum && b instanceof GoNum) return a.type.name === b.type.name && a.v === b.v;
+  if (a instanceof GoStruct && b instanceof GoStruct) {
+    if (a.ptr || b.ptr) return false;
+    if (a.type.name !== b.type.name) return false;
+    return (a.type.fields ?? []).every((f) => goEqual(a.field(f.name), b.field(f.name)));
+  }
+  if (a instanceof GoNil && b instanceof GoNil) return a.type.name === b.type.name;
+  return false;
 }
 
 function eq(arg1: GoValue, ...arg2: GoValue[]): boolean {
@@ -300,7 +330,7 @@ function eq(arg1: GoValue, ...arg2: GoValue[]): boolean {
             truth = isNilValue(arg) === isNilValue(arg1);
           } else {
             if (!comparable(arg)) throw new GoError(sprintf('non-comparable type %s: %v', [arg, typeNameOf(arg)]));
-            truth = arg1 === arg;
+            truth = goEqual(arg1, arg);
           }
         }
       }
@@ -358,7 +388,12 @@ function ge(arg1: GoValue, arg2: GoValue): boolean {
 /** Go's evalArgs for html/js/urlquery: one string as is, else the printable values through fmt.Sprint. */
 function evalArgs(args: GoValue[]): string {
   if (args.length === 1 && typeof args[0] === 'string') return args[0];
-  return sprint(args.map((a) => (a === null || a === undefined ? '<no value>' : a instanceof GoStruct && a.ptr ? formatValue(a) : a)));
+  return sprint(args.map((a) => (a === null || a === undefined ? '<no value>' : a instanceof GoStruct && a.ptr ? derefView(a) : a)));
+}
+
+/** The struct a non-nil pointer points at (printableValue follows pointers before fmt sees them). */
+export function derefView(p: GoStruct): GoStruct {
+  return Object.create(p, { ptr: { value: false } }) as GoStruct;
 }
 
 export function htmlEscapeString(s: string): string {
@@ -483,7 +518,7 @@ export const BUILTINS: FuncMap = Object.assign(Object.create(null) as FuncMap, {
   not: b('not', [RV], false, 1, T.bool, not),
   len: b('len', [RV], false, 2, T.int, length),
   index: b('index', [RV, SLICE_RV], true, 2, RV, index),
-  slice: b('slice', [RV, SLICE_RV], true, 2, RV, slice),
+  slice: b('slice', [RV, SLICE_RV], true, 2, RV, slice, 'slice'),
   call: b('call', [RV, SLICE_RV], true, 2, RV, call),
   print: b('print', [SLICE_IFACE_T], true, 1, T.string, (...a: GoValue[]) => sprint(a)),
   printf: b('printf', [T.string, SLICE_IFACE_T], true, 1, T.string, (f: string, ...a: GoValue[]) => sprintf(f, a)),

@@ -57,7 +57,7 @@ import {
   MAP_STRING_IFACE,
   SLICE_IFACE,
 } from './value.js';
-import { BUILTINS } from './builtins.js';
+import { BUILTINS, SLICE_INDEX_IFACE } from './builtins.js';
 
 export const MAX_EXEC_DEPTH = 100000;
 
@@ -216,14 +216,30 @@ function untypedMapGet(v: object, key: string): GoValue | typeof MISSING | typeo
 
 function methodsOf(v: GoValue): Record<string, GoMethod> | undefined {
   if (v === null || typeof v !== 'object') return undefined;
-  if (v instanceof GoStruct || v instanceof GoNum || v instanceof GoNil) return v.type.methods;
+  if (v instanceof GoStruct || v instanceof GoNum) return v.type.methods;
+  if (v instanceof GoNil) return v.type.methods;
   if (v instanceof GoFunc) return undefined;
   return (v as { [GO_TYPE]?: GoType })[GO_TYPE]?.methods;
 }
 
 function findMethod(v: GoValue, name: string): GoMethod | undefined {
   const ms = methodsOf(v);
-  return ms && Object.prototype.hasOwnProperty.call(ms, name) ? ms[name] : undefined;
+  if (ms && Object.prototype.hasOwnProperty.call(ms, name)) return ms[name];
+  if (v instanceof GoNil && v.type.kind === 'ptr' && v.type.elem?.methods && Object.prototype.hasOwnProperty.call(v.type.elem.methods, name)) {
+    return nilValueMethod(v.type.elem, v.type.elem.methods[name]!);
+  }
+  return undefined;
+}
+
+/** A value method reached through a nil pointer: Go panics when it is called. */
+function nilValueMethod(elem: GoType, m: GoMethod): GoMethod {
+  const short = elem.name.slice(elem.name.lastIndexOf('.') + 1);
+  return {
+    ...m,
+    fn: () => {
+      throw new GoError(`value method ${elem.name}.${m.name} called using nil *${short} pointer`);
+    },
+  };
 }
 
 /** Field of a struct type, including fields promoted from embedded structs. */
@@ -368,8 +384,10 @@ function literalArg(s: State, t: GoType, n: Node, dot: GoValue): GoValue {
 
 function evalArg(s: State, dot: GoValue, di: boolean, t: GoType, a: ArgEval): GoValue {
   s.node = a.node;
+  s.iface = false;
   switch (a.kind) {
     case ArgKind.Dot:
+      s.iface = di;
       return validateType(s, dot, t);
     case ArgKind.Nil:
       if (canBeNil(t)) return t === T.reflectValue ? undefined : zeroValue(t);
@@ -448,7 +466,12 @@ function evalCall(
   }
   if (variadic) {
     const et = params[params.length - 1]!.elem ?? T.iface;
-    for (; i < nargs; i++) argv[i] = toJs(et, evalArg(s, dot, di, et, args[i]!));
+    if (special === 'slice') SLICE_INDEX_IFACE.length = 0;
+    for (; i < nargs; i++) {
+      argv[i] = toJs(et, evalArg(s, dot, di, et, args[i]!));
+      // slice (unlike index) does not look inside interface values of its indexes
+      if (special === 'slice') SLICE_INDEX_IFACE.push(s.iface && argv[i] !== undefined);
+    }
   }
   if (final !== MISSING) {
     let t = params[params.length - 1]!;
@@ -908,6 +931,7 @@ class Compiler {
       return (s, dot, di) => {
         s.node = p;
         const v = c0(s, dot, di, MISSING);
+        s.iface = false;
         return v === null ? undefined : v;
       };
     }
@@ -920,6 +944,7 @@ class Compiler {
         if (v === null) v = undefined;
       }
       const val = v as GoValue;
+      s.iface = false;
       for (let i = 0; i < nd; i++) {
         const d = decls[i]!;
         if (d.slot < 0) errorf(s, `undefined variable: ${d.name}`);
@@ -1087,6 +1112,7 @@ class Compiler {
       return (s, _dot, _di, final) => {
         s.node = v;
         notAFunction(s, all, final);
+        s.iface = flag >= 0 && s.vars[flag] === true;
         return s.vars[slot];
       };
     }
