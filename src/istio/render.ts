@@ -551,19 +551,26 @@ export class Renderer {
 
   private merge(w: Workload, pod: JsonObject, r: WorkloadResult): JsonObject {
     let mergedPod: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
+    // What the templates alone produce (istiod's templatePod): its names go into sidecar.istio.io/status.
+    let templatePod: JsonObject = { metadata: {}, spec: {} };
+    let overlay = false;
     for (let i = 0; i < r.outputs.length; i++) {
       const out = parseTemplateOutput(r.outputs[i]!, r.templates[i]!);
       if (isInjectionSpec(out)) {
         mergedPod = applyInjectionSpec(mergedPod, out, r.hold);
         continue;
       }
-      const tSpec = isObject(out.spec) ? out.spec : {};
-      if (r.native && hasContainer(tSpec.initContainers, PROXY_CONTAINER) && hasContainer((mergedPod.spec as JsonObject).containers, PROXY_CONTAINER)) {
+      overlay = true;
+      templatePod = strategicMergePod(templatePod, out);
+      if (r.native && hasContainer((templatePod.spec as JsonObject).initContainers, PROXY_CONTAINER) && hasContainer((mergedPod.spec as JsonObject).containers, PROXY_CONTAINER)) {
         mergedPod = moveProxyToInit(mergedPod);
       }
       mergedPod = strategicMergePod(mergedPod, out);
     }
-    if (!r.outputs.some((o, i) => isInjectionSpec(parseTemplateOutput(o, r.templates[i]!)))) mergedPod = reorderPod(mergedPod, r.hold);
+    if (overlay) {
+      this.applyMetadata(mergedPod, templatePod);
+      mergedPod = reorderPod(mergedPod, r.hold);
+    }
     const obj = objectOf(w);
     if (w.templatePath.length === 0) {
       obj.metadata = mergedPod.metadata ?? {};
@@ -576,6 +583,29 @@ export class Renderer {
     target.metadata = mergedPod.metadata ?? {};
     target.spec = mergedPod.spec ?? {};
     return obj;
+  }
+
+  /** istiod's applyMetadata: the sidecar.istio.io/status annotation, then the config's injectedAnnotations. */
+  private applyMetadata(pod: JsonObject, templatePod: JsonObject): void {
+    const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
+    const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = Object.create(null) as JsonObject);
+    const spec = isObject(templatePod.spec) ? templatePod.spec : {};
+    const names = (field: string): string[] | null => {
+      const l = spec[field];
+      if (!Array.isArray(l) || l.length === 0) return null;
+      return l.map((c) => (isObject(c) ? String(c.name ?? '') : ''));
+    };
+    // SidecarInjectionStatus marshals its fields in declaration order.
+    const json = (v: Json) => goJsonMarshal(jsonShaped(v) as unknown as GoValue);
+    const fields: [string, Json][] = [
+      ['initContainers', names('initContainers')],
+      ['containers', names('containers')],
+      ['volumes', names('volumes')],
+      ['imagePullSecrets', names('imagePullSecrets')],
+      ['revision', this.opts.revision || 'default'],
+    ];
+    annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
+    for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
   }
 }
 
