@@ -41,7 +41,18 @@ function keyId(k: V2Value): string {
   return 'x:' + Math.random();
 }
 
-class Fail extends Error {}
+/** A decoding failure (Go's text without the "yaml: " prefix handling) and the node it concerns. */
+export class Fail extends Error {
+  node?: YamlNode;
+}
+
+/** Limits beyond yaml.v2's own alias-ratio check, so hostile input fails cleanly. */
+export interface DecodeLimits {
+  /** Values decoded in total, aliases expanded (default 10,000,000). */
+  maxNodes?: number;
+  /** Nesting of collections (default 10,000, as encoding/json). */
+  maxDepth?: number;
+}
 
 function fail(msg: string): never {
   throw new Fail('yaml: ' + msg);
@@ -101,17 +112,28 @@ class Decoder {
   /** anchor name → node, in document order as yaml.v2's parser records them */
   private readonly anchorsAt = new Map<YamlNode, YamlNode>();
 
+  private depth = 0;
+  private readonly maxNodes: number;
+  private readonly maxDepth: number;
+
   constructor(
     root: YamlNode | null,
     private readonly text: string,
+    limits: DecodeLimits = {},
   ) {
+    this.maxNodes = limits.maxNodes ?? 10_000_000;
+    this.maxDepth = limits.maxDepth ?? 10_000;
     const anchors = new Map<string, YamlNode>();
     const walk = (n: unknown): void => {
       if (!n || typeof n !== 'object') return;
       const node = n as YamlNode & { anchor?: string };
       if (isAlias(node)) {
         const target = anchors.get(node.source);
-        if (!target) fail(`unknown anchor '${node.source}' referenced`);
+        if (!target) {
+          const f = new Fail(`yaml: unknown anchor '${node.source}' referenced`);
+          f.node = node;
+          throw f;
+        }
         this.anchorsAt.set(node, target);
         return;
       }
@@ -133,6 +155,7 @@ class Decoder {
     if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
       fail('document contains excessive aliasing');
     }
+    if (this.decodeCount > this.maxNodes) fail(`document expands to more than ${this.maxNodes} values`);
   }
 
   private target(n: YamlNode): YamlNode {
@@ -142,6 +165,18 @@ class Decoder {
   decode(n: YamlNode | null): V2Value {
     this.count();
     if (n === null) return null;
+    if (++this.depth > this.maxDepth) fail(`document nests deeper than ${this.maxDepth} levels`);
+    try {
+      return this.decodeNode(n);
+    } catch (e) {
+      if (e instanceof Fail && !e.node) e.node = n;
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private decodeNode(n: YamlNode): V2Value {
     if (isAlias(n)) {
       if (this.activeAliases.has(n)) fail(`anchor '${n.source}' value contains itself`);
       this.activeAliases.add(n);
@@ -376,7 +411,7 @@ function emptyKeyError(text: string, root: YamlNode | null): string | undefined 
 // ---------- sigs.k8s.io/yaml: YAML → JSON-able → encoding/json ----------
 
 /** convertToJSONableObject plus the json.Marshal/Unmarshal round trip: the Go value fromYaml sees. */
-function toJsonable(v: V2Value): GoValue {
+export function toJsonable(v: V2Value): GoValue {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new Fail('json: unsupported value: ' + formatFloat(v, 'g', 64));
@@ -416,12 +451,17 @@ export function yamlV2Decode(text: string): V2Value {
   const syntax = yamlV2SyntaxError(text, doc);
   if (syntax) throw new GoYamlError(syntax);
   try {
-    const d = new Decoder(doc.contents as YamlNode | null, text);
-    return d.decode(doc.contents as YamlNode | null);
+    return decodeYamlNode(doc.contents as YamlNode | null, text);
   } catch (e) {
     if (e instanceof Fail) throw new GoYamlError(e.message);
+    if (e instanceof RangeError) throw new GoYamlError('yaml: document nests too deeply');
     throw e;
   }
+}
+
+/** yaml.v2's decoding of one parsed document's root node (throws Fail with the node at fault). */
+export function decodeYamlNode(root: YamlNode | null, text: string, limits?: DecodeLimits): V2Value {
+  return new Decoder(root, text, limits).decode(root);
 }
 
 /** sigs.k8s.io/yaml.YAMLToJSON's value half: the decoded document as encoding/json leaves it

@@ -27,6 +27,8 @@ import { formatFloat } from './strconv.js';
 
 /** An error from encoding/json; `message` is Go's text (`json: unsupported value: NaN`). */
 export class GoJsonError extends Error {
+  /** For syntax errors: the byte offset in the input where Go's scanner stopped. */
+  offset?: number;
   constructor(message: string) {
     super(message);
     this.name = 'GoJsonError';
@@ -487,7 +489,9 @@ class Parser {
   ) {}
 
   err(msg: string): never {
-    throw new SyntaxError_(msg);
+    const e = new SyntaxError_(msg);
+    e.offset = this.pos;
+    throw e;
   }
 
   /** Go's scanner meets the end of input by stepping a space through the current state: where a
