@@ -50,7 +50,6 @@ const ALLOWED = /^[a-zA-Z0-9-]*$/;
 const MAX_UINT64 = (1n << 64n) - 1n;
 
 export class Version extends GoStruct {
-  readonly type: GoType = VERSION;
   constructor(
     readonly major: bigint,
     readonly minor: bigint,
@@ -62,6 +61,9 @@ export class Version extends GoStruct {
   ) {
     super();
     (this as { ptr: boolean }).ptr = ptr;
+  }
+  get type(): GoType {
+    return this.ptr ? VERSION : VERSION_VALUE;
   }
   override field(): GoValue {
     return undefined;
@@ -328,23 +330,26 @@ function method(name: string, params: GoType[], results: 1 | 2, resultType: GoTy
 }
 
 const VERSION: GoType = { kind: 'struct', name: 'semver.Version', fields: [] };
+const VERSION_VALUE: GoType = { kind: 'struct', name: 'semver.Version', fields: [] };
 const VERSION_PTR = ptrTo(VERSION);
 const ver = (x: GoValue): Version => x as Version;
-VERSION.methods = {
+// Go's method sets: a Version value has the value-receiver methods, a *Version also the
+// pointer-receiver ones. (The engine looks methods up on the struct type, so the two are
+// distinct type objects with the same name.)
+VERSION_VALUE.methods = {
   Major: method('Major', [], 1, T.uint64, (v) => ver(v).major),
   Minor: method('Minor', [], 1, T.uint64, (v) => ver(v).minor),
   Patch: method('Patch', [], 1, T.uint64, (v) => ver(v).patch),
   Prerelease: method('Prerelease', [], 1, T.string, (v) => ver(v).pre),
   Metadata: method('Metadata', [], 1, T.string, (v) => ver(v).metadata),
-  Original: method('Original', [], 1, T.string, (v) => ver(v).original),
   String: method('String', [], 1, T.string, (v) => ver(v).text()),
-  IncPatch: method('IncPatch', [], 1, VERSION, (v) => {
+  IncPatch: method('IncPatch', [], 1, VERSION_VALUE, (v) => {
     const x = ver(v);
     return x.derive(x.major, x.minor, x.pre !== '' ? x.patch : x.patch + 1n, '', '');
   }),
-  IncMinor: method('IncMinor', [], 1, VERSION, (v) => ver(v).derive(ver(v).major, ver(v).minor + 1n, 0n, '', '')),
-  IncMajor: method('IncMajor', [], 1, VERSION, (v) => ver(v).derive(ver(v).major + 1n, 0n, 0n, '', '')),
-  SetPrerelease: method('SetPrerelease', [T.string], 2, VERSION, (v, p) => {
+  IncMinor: method('IncMinor', [], 1, VERSION_VALUE, (v) => ver(v).derive(ver(v).major, ver(v).minor + 1n, 0n, '', '')),
+  IncMajor: method('IncMajor', [], 1, VERSION_VALUE, (v) => ver(v).derive(ver(v).major + 1n, 0n, 0n, '', '')),
+  SetPrerelease: method('SetPrerelease', [T.string], 2, VERSION_VALUE, (v, p) => {
     const x = ver(v);
     if ((p as string).length > 0) {
       const e = validatePrerelease(p as string);
@@ -352,7 +357,7 @@ VERSION.methods = {
     }
     return x.derive(x.major, x.minor, x.patch, p as string, x.metadata);
   }),
-  SetMetadata: method('SetMetadata', [T.string], 2, VERSION, (v, m) => {
+  SetMetadata: method('SetMetadata', [T.string], 2, VERSION_VALUE, (v, m) => {
     const x = ver(v);
     if ((m as string).length > 0) {
       const e = validateMetadata(m as string);
@@ -360,12 +365,17 @@ VERSION.methods = {
     }
     return x.derive(x.major, x.minor, x.patch, x.pre, m as string);
   }),
+};
+VERSION.methods = {
+  ...VERSION_VALUE.methods,
+  Original: method('Original', [], 1, T.string, (v) => ver(v).original),
   LessThan: method('LessThan', [VERSION_PTR], 1, T.bool, (v, o) => compareVersions(ver(v), ver(o)) < 0),
   GreaterThan: method('GreaterThan', [VERSION_PTR], 1, T.bool, (v, o) => compareVersions(ver(v), ver(o)) > 0),
   Equal: method('Equal', [VERSION_PTR], 1, T.bool, (v, o) => compareVersions(ver(v), ver(o)) === 0),
   Compare: method('Compare', [VERSION_PTR], 1, T.int, (v, o) => BigInt(compareVersions(ver(v), ver(o)))),
 };
 VERSION.marshalJSON = (v) => JSON.stringify(ver(v).text());
+VERSION_VALUE.marshalJSON = VERSION.marshalJSON;
 
 export function semverFuncs(): FuncMap {
   return table([
