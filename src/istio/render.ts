@@ -568,6 +568,7 @@ export class Renderer {
       mergedPod = strategicMergePod(mergedPod, out);
     }
     if (overlay) {
+      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod);
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
@@ -607,6 +608,53 @@ export class Renderer {
     annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
   }
+}
+
+/**
+ * istiod's reapplyOverwrittenContainers: a container the user declared under a name the templates inject
+ * (`istio-proxy` customizations) is laid over the injected one again, so the user's fields win; the image
+ * `auto` means "keep the injected image". Containers of an earlier injection (sidecar.istio.io/status) are not
+ * user customizations.
+ */
+export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonObject, templatePod: JsonObject): JsonObject {
+  const annos = isObject(original.metadata) && isObject(original.metadata.annotations) ? original.metadata.annotations : {};
+  let injectedBefore: string[] = [];
+  const status = annos['sidecar.istio.io/status'];
+  if (typeof status === 'string') {
+    try {
+      const st = JSON.parse(status) as { containers?: unknown };
+      if (Array.isArray(st.containers)) injectedBefore = st.containers.map(String);
+    } catch {
+      // an unreadable status is no previous injection
+    }
+  }
+  const ospec = isObject(original.spec) ? original.spec : {};
+  const find = (name: string): JsonObject | undefined => {
+    for (const field of ['containers', 'initContainers']) {
+      const l = ospec[field];
+      if (!Array.isArray(l)) continue;
+      const c = l.find((x) => isObject(x) && x.name === name);
+      if (c && isObject(c)) return c;
+    }
+    return undefined;
+  };
+  const tspec = isObject(templatePod.spec) ? templatePod.spec : {};
+  let out = merged;
+  for (const field of ['containers', 'initContainers'] as const) {
+    const l = tspec[field];
+    if (!Array.isArray(l)) continue;
+    for (const c of l) {
+      if (!isObject(c)) continue;
+      const name = String(c.name ?? '');
+      if (field === 'containers' && injectedBefore.includes(name)) continue;
+      const user = find(name);
+      if (!user) continue;
+      const overlay = clone(user);
+      if (overlay.image === 'auto') delete overlay.image;
+      out = strategicMergePod(out, { spec: { [field]: [overlay] } });
+    }
+  }
+  return out;
 }
 
 /** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */

@@ -123,3 +123,29 @@ describe('the old SidecarInjectionSpec', () => {
     expect(names(plain(applyInjectionSpec(pod, spec, false)).spec.containers)).toEqual(['web', 'istio-proxy']);
   });
 });
+
+import { reapplyOverwrittenContainers } from '../../src/istio/render.js';
+
+describe('user customization of the injected proxy', () => {
+  it('lays the user container over the injected one again, keeping the injected image for "auto"', () => {
+    const original: JsonObject = {
+      spec: { containers: [{ name: 'web' }, { name: 'istio-proxy', image: 'auto', resources: { limits: { memory: '1Gi' } } }] },
+    };
+    const template: JsonObject = { spec: { containers: [{ name: 'istio-proxy', image: 'proxyv2', resources: { limits: { memory: '256Mi', cpu: '2' } } }] } };
+    const merged = strategicMergePod(original, template);
+    const out = plain(reapplyOverwrittenContainers(merged, original, template));
+    const proxy = out.spec.containers.find((c: { name: string }) => c.name === 'istio-proxy');
+    expect(proxy.image).toBe('proxyv2');
+    expect(proxy.resources.limits).toEqual({ memory: '1Gi', cpu: '2' });
+  });
+
+  it('does not treat a previously injected proxy as a customization', () => {
+    const original: JsonObject = {
+      metadata: { annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' } },
+      spec: { containers: [{ name: 'istio-proxy', image: 'old' }] },
+    };
+    const template: JsonObject = { spec: { containers: [{ name: 'istio-proxy', image: 'new' }] } };
+    const out = plain(reapplyOverwrittenContainers(strategicMergePod(original, template), original, template));
+    expect(out.spec.containers[0].image).toBe('new');
+  });
+});
