@@ -36,7 +36,7 @@ import { applySet, mergeValues } from './setvalues.js';
 import { workloadsFromText, workloadLabel, type Workload } from './workload.js';
 import { InputError } from './yamlsrc.js';
 import { buildTemplateData, proxyConfigJSON, type TemplateDataInput } from './data.js';
-import { detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
 
 /** A problem with the inputs (not with one workload): one line, file:line:col where known. */
 export class RenderInputError extends Error {
@@ -517,7 +517,10 @@ export class Renderer {
       decision: injectionDecision(this.inputs.config, { metadata, spec, namespace }),
       templates: [],
       outputs: [],
-      hold: holdRequested(this.inputs.values, this.inputs.mesh, annotations),
+      // ProxyConfig learned holdApplicationUntilProxyStarts in 1.8; 1.7 read it from values only.
+      hold: atLeast(this.version, 1, 8)
+        ? holdRequested(this.inputs.values, this.inputs.mesh, annotations)
+        : holdRequested(this.inputs.values, Object.create(null) as JsonObject, {}),
       native,
     };
     if (!result.decision.inject) return result;
