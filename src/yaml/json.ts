@@ -175,9 +175,11 @@ function jsonFields(t: GoType): JsonField[] {
   return out;
 }
 
-/** encoding/json's isEmptyValue, for omitempty. */
-function isEmptyValue(v: GoValue): boolean {
+/** encoding/json's isEmptyValue, for omitempty: judged by the field's declared kind, so an
+ *  interface field holding 0 or "" is not empty (only a nil interface is). */
+function isEmptyValue(v: GoValue, declared: GoType): boolean {
   if (v === undefined || v === null) return true;
+  if (declared.kind === 'interface') return false;
   switch (typeof v) {
     case 'boolean':
       return !v;
@@ -190,7 +192,7 @@ function isEmptyValue(v: GoValue): boolean {
   }
   if (v instanceof GoNum) return v.v === 0 || v.v === 0n;
   if (v instanceof GoNil) return true;
-  if (Array.isArray(v)) return v.length === 0 && typeOf(v)?.kind !== 'array' ? true : v.length === 0;
+  if (Array.isArray(v)) return v.length === 0;
   if (v instanceof GoStruct || v instanceof GoFunc) return false;
   return Object.keys(v as GoMap).length === 0;
 }
@@ -342,7 +344,7 @@ class Encoder {
         }
         // A field inside a nil embedded pointer is skipped, as Go does.
         if (f.path.length > 1 && cur === undefined) continue;
-        if (f.omitempty && isEmptyValue(cur)) continue;
+        if (f.omitempty && isEmptyValue(cur, f.type)) continue;
         parts.push(this.member(f.name, cur, depth));
       }
       return this.object(parts, depth);
