@@ -5,6 +5,7 @@
 
 import { ExecError } from './errors.js';
 import { formatValue, isPrintable } from './fmt.js';
+import { formatFloat } from './strconv.js';
 import {
   ActionNode,
   BoolNode,
@@ -324,11 +325,26 @@ function isHexInt(s: string): boolean {
 
 const COMPLEX128: GoType = { kind: 'complex128', name: 'complex128' };
 
+/** A complex constant: a GoNum of kind complex128 holding the real part, with the imaginary part beside it. */
+export interface GoComplex extends GoNum {
+  readonly im: number;
+}
+
+export function complexValue(t: GoType, re: number, im: number): GoComplex {
+  return Object.assign(new GoNum(t, re), { im }) as GoComplex;
+}
+
+/** %v of a complex: (re+imi), each part as %v prints a float. */
+export function formatComplex(c: GoComplex): string {
+  const im = formatFloat(c.im, 'g', -1, 64);
+  return `(${formatFloat(c.v as number, 'g', -1, 64)}${im[0] === '-' || im[0] === '+' ? im : '+' + im}i)`;
+}
+
 /** Go's idealConstant, decided at compile time; errors are raised only when executed. */
 function idealConstant(n: NumberNode): Expr {
   let v: GoValue;
   if (n.isComplex) {
-    v = new GoNum(COMPLEX128, n.complex[0]);
+    v = complexValue(COMPLEX128, n.complex[0], n.complex[1]);
   } else if (n.isFloat && !isHexInt(n.text) && n.text[0] !== "'" && /[.eEpP]/.test(n.text)) {
     v = n.float64;
   } else if (n.isInt) {
@@ -371,7 +387,7 @@ function literalArg(s: State, t: GoType, n: Node, dot: GoValue): GoValue {
     errorf(s, `expected float; found ${n.toString()}`);
   }
   if (k === 'complex64' || k === 'complex128') {
-    if (n instanceof NumberNode && n.isComplex) return new GoNum(t, n.complex[0]);
+    if (n instanceof NumberNode && n.isComplex) return complexValue(t, n.complex[0], n.complex[1]);
     errorf(s, `expected complex; found ${n.toString()}`);
   }
   if ((k === 'interface' && t.name === 'interface {}') || t === T.reflectValue) {
@@ -647,6 +663,10 @@ function printValue(s: State, node: Node, v: GoValue): void {
     // %v of an integral float64 with fewer than 7 digits has no exponent: the JS decimal form is Go's.
     s.out += String(v);
   } else {
+    if (v instanceof GoNum && (v.type.kind === 'complex128' || v.type.kind === 'complex64') && 'im' in v) {
+      s.out += formatComplex(v as GoComplex);
+      return;
+    }
     if (!isPrintable(v)) {
       s.node = node;
       errorf(s, `can't print ${node.toString()} of type ${typeName(v)}`);

@@ -591,7 +591,7 @@ export class Tree implements TreeInfo {
     }
     if (typ === ItemType.Complex) {
       const c = parseComplex(text);
-      if (!c) this.errorf(`expected integer`);
+      if (typeof c === 'string') this.errorf(c);
       n.isComplex = true;
       n.complex = c;
       simplifyComplex(n);
@@ -760,12 +760,21 @@ export function parseGoFloat(text: string): number | undefined {
   return sign * v;
 }
 
-function parseComplex(text: string): [number, number] | undefined {
-  // real part, then a signed imaginary part ending in i
-  const m = /^([+-]?[^+-]+(?:[eEpP][+-][0-9_]+)?)([+-].*)i$/.exec(text);
-  if (!m) return undefined;
-  const re = parseGoFloat(m[1]!);
-  const im = parseGoFloat(m[2]!);
-  if (re === undefined || im === undefined) return undefined;
+/** fmt.Sscan of a complex128 ("1+2i"): the real token, a signed imaginary token, then i. Errors as Sscan reports them. */
+function parseComplex(text: string): [number, number] | string {
+  let k = -1;
+  for (let i = 1; i < text.length; i++) {
+    if ((text[i] === '+' || text[i] === '-') && !/[eEpP]/.test(text[i - 1]!)) {
+      k = i;
+      break;
+    }
+  }
+  if (k < 0 || !text.endsWith('i')) return 'expected integer';
+  const reTok = text.slice(0, k);
+  const imTok = text.slice(k, -1);
+  const re = parseGoFloat(reTok);
+  if (re === undefined) return `strconv.ParseFloat: parsing ${goQuote(reTok)}: invalid syntax`;
+  const im = parseGoFloat(imTok);
+  if (im === undefined) return `strconv.ParseFloat: parsing ${goQuote(imTok)}: invalid syntax`;
   return [re, im];
 }
