@@ -121,7 +121,7 @@ export function renderCommand(program: Command): void {
     .option('--revision <rev>', 'the istiod revision (.Revision)')
     .option('--istio-version <version>', 'the Istio release whose template data to build (default: detected from the templates)')
     .addOption(
-      new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33")
+      new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33 (Istio 1.28+ templates)")
         .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))
         .default('auto'),
     )

@@ -391,12 +391,16 @@ function kubeAtLeast(v: string | undefined, major: number, minor: number): boole
   return a > major || (a === major && b >= minor);
 }
 
-/** istiod's ENABLE_NATIVE_SIDECARS for this run. */
-export function nativeSidecarsOn(opts: RenderOptions): boolean {
+/**
+ * istiod's ENABLE_NATIVE_SIDECARS for this run. `auto` is what istiod does by default: from 1.28 (which
+ * detects the nodes' Kubernetes version) on when the cluster runs 1.33 or later; earlier releases had
+ * only an explicit flag, off by default.
+ */
+export function nativeSidecarsOn(opts: RenderOptions, version: IstioVersion = LATEST): boolean {
   const mode = opts.nativeSidecars ?? 'auto';
   if (mode === 'true') return true;
   if (mode === 'false') return false;
-  return kubeAtLeast(opts.kubeVersion, 1, 33);
+  return atLeast(version, 1, 28) && kubeAtLeast(opts.kubeVersion, 1, 33);
 }
 
 function readBoolish(v: Json | undefined): boolean | undefined {
@@ -439,7 +443,7 @@ export class Renderer {
   /** The environment `env` sees: --env, plus ENABLE_NATIVE_SIDECARS when native sidecars are on. */
   env(): Record<string, string> {
     const env: Record<string, string> = Object.create(null);
-    if (nativeSidecarsOn(this.opts)) env.ENABLE_NATIVE_SIDECARS = 'true';
+    if (nativeSidecarsOn(this.opts, this.version)) env.ENABLE_NATIVE_SIDECARS = 'true';
     Object.assign(env, this.opts.env ?? {});
     return env;
   }
@@ -510,7 +514,7 @@ export class Renderer {
     const spec = isObject(pod.spec) ? pod.spec : {};
     const namespace = String(metadata.namespace ?? w.namespace);
     const annotations = strMap(metadata.annotations);
-    const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true' ? true : annotations['sidecar.istio.io/nativeSidecar'] === 'false' ? false : nativeSidecarsOn(this.opts);
+    const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true' ? true : annotations['sidecar.istio.io/nativeSidecar'] === 'false' ? false : nativeSidecarsOn(this.opts, this.version);
     const result: WorkloadResult = {
       workload: w,
       label,
@@ -531,7 +535,7 @@ export class Renderer {
         values: this.inputs.values,
         mesh: this.inputs.mesh,
         revision: this.opts.revision ?? '',
-        nativeSidecars: nativeSidecarsOn(this.opts),
+        nativeSidecars: nativeSidecarsOn(this.opts, this.version),
         kubeDefaults: this.opts.kubeDefaults ?? true,
       };
       const data = buildTemplateData(input);

@@ -8,7 +8,7 @@ import {
   detectIstioVersion,
   type InjectorConfig,
 } from '../../src/istio/render.js';
-import { formatIstioVersion } from '../../src/istio/version.js';
+import { formatIstioVersion, parseIstioVersion } from '../../src/istio/version.js';
 
 const cfg = (text: string): InjectorConfig => parseInjectorConfig(text, 'config');
 const pod = (labels: Record<string, string> = {}, annotations: Record<string, string> = {}, spec: Record<string, unknown> = {}, namespace = 'default') => ({
@@ -85,5 +85,13 @@ describe('hold and native sidecars', () => {
     expect(nativeSidecarsOn({})).toBe(false);
     expect(nativeSidecarsOn({ nativeSidecars: 'true', kubeVersion: '1.20' })).toBe(true);
     expect(nativeSidecarsOn({ nativeSidecars: 'false', kubeVersion: '1.34' })).toBe(false);
+  });
+});
+
+describe('native sidecars by release', () => {
+  it('has no auto mode before 1.28', () => {
+    expect(nativeSidecarsOn({ kubeVersion: '1.33' }, parseIstioVersion('1.24'))).toBe(false);
+    expect(nativeSidecarsOn({ kubeVersion: '1.33' }, parseIstioVersion('1.28'))).toBe(true);
+    expect(nativeSidecarsOn({ nativeSidecars: 'true' }, parseIstioVersion('1.20'))).toBe(true);
   });
 });
