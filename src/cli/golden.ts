@@ -1,0 +1,111 @@
+// `sidecar-render golden check|update MATRIX`: golden-file regression tests of rendered injection.
+
+import type { Command } from 'commander';
+import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
+
+export interface GoldenCommandDeps {
+  /** Builds the renderer for a matrix (the Istio renderer, with inputs cached across cases). */
+  renderer: (m: GoldenMatrix) => CaseRenderer;
+}
+
+interface GoldenFlags {
+  output: 'text' | 'json';
+  color?: boolean;
+  run?: string;
+  prune?: boolean;
+  progress?: boolean;
+}
+
+const PROGRESS_MIN_CASES = 50;
+
+function progress(flags: GoldenFlags, verb: string) {
+  return (done: number, total: number) => {
+    if (flags.progress === false || total < PROGRESS_MIN_CASES) return;
+    if (done === total || done % 100 === 0) process.stderr.write(`${verb} ${done}/${total} cases\n`);
+  };
+}
+
+function filterOf(flags: GoldenFlags): ((name: string) => boolean) | undefined {
+  if (!flags.run) return undefined;
+  const parts = flags.run.split(',').map((s) => s.trim()).filter(Boolean);
+  return (name) => parts.some((p) => name.includes(p));
+}
+
+function summary(r: CheckReport): string {
+  const parts = [`${r.passed} passed`, `${r.changed} changed`, `${r.missing} missing`];
+  if (r.failed) parts.push(`${r.failed} failed`);
+  return parts.join(', ');
+}
+
+export function printCheck(r: CheckReport, flags: GoldenFlags, out: NodeJS.WritableStream = process.stdout): void {
+  if (flags.output === 'json') {
+    out.write(JSON.stringify({ passed: r.passed, changed: r.changed, missing: r.missing, failed: r.failed, stale: r.stale, results: r.results }, null, 2) + '\n');
+    return;
+  }
+  const color = flags.color ?? Boolean((out as NodeJS.WriteStream).isTTY);
+  for (const res of r.results) {
+    if (res.status === 'passed') continue;
+    if (res.status === 'failed') {
+      out.write(`FAILED  ${res.name}: ${res.error}\n`);
+      continue;
+    }
+    out.write(`${res.status === 'changed' ? 'CHANGED' : 'MISSING'} ${res.name} (${res.golden})\n`);
+    if (res.diff) out.write((color ? colorDiff(res.diff) : res.diff).replace(/\n?$/, '\n'));
+  }
+  for (const s of r.stale) out.write(`STALE   ${s} (no case produces it; 'golden update --prune' removes it)\n`);
+  out.write(summary(r) + '\n');
+}
+
+export function printUpdate(r: UpdateReport, flags: GoldenFlags, out: NodeJS.WritableStream = process.stdout): void {
+  if (flags.output === 'json') {
+    out.write(JSON.stringify({ added: r.added, updated: r.updated, unchanged: r.passed, failed: r.results.filter((x) => x.status === 'failed'), stale: r.stale, removed: r.removed }, null, 2) + '\n');
+    return;
+  }
+  for (const a of r.added) out.write(`added    ${a}\n`);
+  for (const u of r.updated) out.write(`updated  ${u}\n`);
+  for (const x of r.removed) out.write(`removed  ${x}\n`);
+  for (const s of r.stale) out.write(`stale    ${s} (no case produces it; --prune removes it)\n`);
+  for (const f of r.results.filter((x) => x.status === 'failed')) out.write(`FAILED   ${f.name}: ${f.error}\n`);
+  out.write(`${r.added.length} added, ${r.updated.length} updated, ${r.passed} unchanged, ${r.removed.length} removed, ${r.stale.length} stale${r.failed ? `, ${r.failed} failed` : ''}\n`);
+}
+
+export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
+  const golden = program.command('golden').description('golden-file regression tests of rendered injection (see the README for the matrix format)');
+
+  golden
+    .command('check')
+    .description('render every case and compare with its golden file; exit 1 on any difference')
+    .argument('[matrix]', 'matrix file', 'golden.yaml')
+    .option('-o, --output <format>', 'text or json', 'text')
+    .option('--color', 'colour diffs even when stdout is not a terminal')
+    .option('--no-color', 'never colour diffs')
+    .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
+    .option('--no-progress', 'no progress lines on stderr')
+    .action(async (file: string, flags: GoldenFlags) => {
+      checkOutput(flags.output);
+      const m = loadMatrix(file);
+      const r = await checkMatrix(m, deps.renderer(m), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
+      printCheck(r, flags);
+      process.exitCode = r.changed + r.missing + r.failed > 0 ? 1 : 0;
+    });
+
+  golden
+    .command('update')
+    .description('write new and changed golden files atomically; report stale ones')
+    .argument('[matrix]', 'matrix file', 'golden.yaml')
+    .option('-o, --output <format>', 'text or json', 'text')
+    .option('--prune', 'remove golden files that no case produces')
+    .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
+    .option('--no-progress', 'no progress lines on stderr')
+    .action(async (file: string, flags: GoldenFlags) => {
+      checkOutput(flags.output);
+      const m = loadMatrix(file);
+      const r = await updateMatrix(m, deps.renderer(m), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      printUpdate(r, flags);
+      process.exitCode = r.failed > 0 ? 1 : 0;
+    });
+}
+
+function checkOutput(o: string): void {
+  if (o !== 'text' && o !== 'json') throw new Error(`--output must be text or json, not "${o}"`);
+}

@@ -1,0 +1,52 @@
+// Named, composable function sets: what a template can call. Each is a plain FuncMap; combine them
+// with funcMap(...) and add your own with def(name, goSignature, impl).
+
+import { funcMap, type FuncMap } from '../template/value.js';
+import type { Template } from '../template/index.js';
+import { sprigFuncs } from './sprig/index.js';
+import { helmFuncs } from './helm.js';
+import { istioFuncs } from './istio.js';
+
+export type FuncSetName = 'builtin' | 'sprig' | 'helm' | 'istio';
+export const FUNC_SET_NAMES: readonly FuncSetName[] = ['builtin', 'sprig', 'helm', 'istio'];
+
+export interface FuncSetOptions {
+  /** The template set being executed (Helm's include and tpl run templates of this set). */
+  template?: Template;
+  /** Helm's strict mode (missingkey=error): tpl inherits it. */
+  strict?: boolean;
+  /** What `env`/`expandenv` read (Sprig and Istio); never the process environment. */
+  env?: Record<string, string>;
+  /** Clock for date functions. */
+  now?: () => Date;
+  /** Random source for random functions. */
+  random?: () => number;
+}
+
+/** The functions of a named set, on top of Go's builtins (which every template has). */
+export function funcSet(name: FuncSetName, opts: FuncSetOptions = {}): FuncMap {
+  const common = { env: opts.env ?? {}, ...(opts.now ? { now: opts.now } : {}), ...(opts.random ? { random: opts.random } : {}) };
+  switch (name) {
+    case 'builtin':
+      return funcMap();
+    case 'sprig':
+      return sprigFuncs(common);
+    case 'helm': {
+      const t = opts.template;
+      return helmFuncs({
+        ...common,
+        strict: opts.strict ?? false,
+        template: () => {
+          if (!t) throw new Error('helm functions include and tpl need the template set being executed');
+          return t;
+        },
+      });
+    }
+    case 'istio':
+      return istioFuncs(common);
+    default:
+      throw new Error(`unknown function set "${String(name)}" (want one of ${FUNC_SET_NAMES.join(', ')})`);
+  }
+}
+
+export { sprigFuncs, helmFuncs, istioFuncs };

@@ -1,0 +1,37 @@
+// Golden cases rendered by the Istio renderer: a case is exactly a `sidecar-render render` invocation,
+// so a golden file holds what that command prints.
+
+import { renderRequest, type RenderRequest } from '../istio/render.js';
+import { parseIstioVersion } from '../istio/version.js';
+import type { CaseRenderer } from './run.js';
+import type { GoldenCase, GoldenMatrix } from './matrix.js';
+
+export function renderRequestOf(c: GoldenCase): RenderRequest {
+  if (!c.workloads) throw new Error(`case "${c.name}" (${c.declaredAt}) names no workloads file`);
+  if (c.workloads === '-') throw new Error(`case "${c.name}" (${c.declaredAt}): workloads cannot be stdin in a matrix`);
+  const req: RenderRequest = { workloads: c.workloads };
+  if (c.injectorConfigMap) req.injectorConfigMap = c.injectorConfigMap;
+  if (c.template) req.template = c.template;
+  if (c.values) req.values = c.values;
+  if (c.valuesFiles) req.valuesFiles = c.valuesFiles;
+  if (c.set) req.set = c.set;
+  if (c.setString) req.setString = c.setString;
+  if (c.mesh) req.mesh = c.mesh;
+  if (c.istioVersion) req.istioVersion = parseIstioVersion(c.istioVersion);
+  if (c.revision) req.revision = c.revision;
+  if (c.nativeSidecars) req.nativeSidecars = c.nativeSidecars;
+  if (c.kubeVersion) req.kubeVersion = c.kubeVersion;
+  if (c.env) req.env = c.env;
+  if (c.merged) req.merged = c.merged;
+  if (c.output) req.output = c.output;
+  return req;
+}
+
+/** Render a case as `sidecar-render render` would print it; any failed workload fails the case. */
+export function istioCaseRenderer(_m?: GoldenMatrix): CaseRenderer {
+  return (c) => {
+    const out = renderRequest(renderRequestOf(c));
+    if (out.failed > 0) throw new Error(out.messages.find((m) => m.startsWith('error:')) ?? `${out.failed} workloads failed`);
+    return out.text;
+  };
+}

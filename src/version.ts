@@ -1,0 +1,2 @@
+/** The package version, printed by --version. */
+export const VERSION = '0.1.0';
