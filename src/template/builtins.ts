@@ -123,6 +123,12 @@ function utf8Bytes(s: string): Uint8Array {
 const UINT8 = T.uint8;
 
 function index(item: GoValue, ...indexes: GoValue[]): GoValue {
+  // Fast path: one string key into an untyped map (a missing key gives interface {}'s zero, nil).
+  if (indexes.length === 1 && typeof indexes[0] === 'string' && typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === null && (item as GoMap)[GO_TYPE] === undefined) {
+    const k = indexes[0];
+    const x = (item as GoMap)[k];
+    return x !== undefined || k in item ? x : null;
+  }
   if (item === undefined || item === null) throw new GoError('index of untyped nil');
   for (const idx of indexes) {
     if (item === null || (item instanceof GoNil && item.type.kind === 'ptr')) throw new GoError('index of nil pointer');

@@ -59,6 +59,16 @@ import {
   SLICE_IFACE,
 } from './value.js';
 import { BUILTINS, SLICE_INDEX_IFACE } from './builtins.js';
+import { copyData } from './copy.js';
+import {
+  DEFAULT_MAX_BUILT_BYTES,
+  DEFAULT_MAX_LIST_LENGTH,
+  DEFAULT_MAX_VALUE_BYTES,
+  LimitExceeded,
+  enterLimits,
+  leaveLimits,
+  type SizeLimits,
+} from './limits.js';
 
 export const MAX_EXEC_DEPTH = 100000;
 
@@ -83,8 +93,14 @@ export interface ExecLimits {
   maxRangeIterations?: number;
   /** Wall-clock budget in milliseconds (default: none). */
   timeoutMs?: number;
-  /** Maximum nesting of {{template}} calls (default Go's 100000). */
+  /** Maximum nesting of {{template}} calls (default Go's 100000); Helm's include and tpl nest too. */
   maxTemplateDepth?: number;
+  /** Largest string a function may build: repeat, indent, replace, join, ... (default 64 MiB). */
+  maxValueBytes?: number;
+  /** Longest list until, untilStep and seq may build (default 1,000,000). */
+  maxListLength?: number;
+  /** Total bytes functions may build in one execution, a list element counting 8 (default 1 GiB). */
+  maxBuiltBytes?: number;
 }
 
 /** A limit was exceeded: never wrapped as a function error. */
@@ -138,18 +154,36 @@ export class State {
   readonly funcs: FuncMap;
   readonly missingKey: MissingKey;
 
+  readonly sizes: SizeLimits;
+
+  /** `outer`: the execution this one runs inside (Helm's include/tpl); its budgets carry over. */
   constructor(
     readonly set: ExecSet,
     public name: string,
     limits: ExecLimits,
+    readonly outer: State | null = null,
   ) {
     this.funcs = set.funcs;
     this.missingKey = set.missingKey;
-    this.maxOut = limits.maxOutputBytes ?? 256 * 1024 * 1024;
-    this.maxIter = limits.maxRangeIterations ?? 100_000_000;
-    this.maxDepth = limits.maxTemplateDepth ?? MAX_EXEC_DEPTH;
-    this.deadline = limits.timeoutMs !== undefined ? Date.now() + limits.timeoutMs : Infinity;
+    this.maxOut = limits.maxOutputBytes ?? outer?.maxOut ?? 256 * 1024 * 1024;
+    this.maxIter = limits.maxRangeIterations ?? outer?.maxIter ?? 100_000_000;
+    this.maxDepth = limits.maxTemplateDepth ?? outer?.maxDepth ?? MAX_EXEC_DEPTH;
+    const deadline = limits.timeoutMs !== undefined ? Date.now() + limits.timeoutMs : Infinity;
+    this.deadline = outer ? Math.min(outer.deadline, deadline) : deadline;
     this.outCheckAt = Math.floor(this.maxOut / 3);
+    if (outer) {
+      this.iterations = outer.iterations;
+      this.depth = outer.depth + 1;
+      this.sizes = outer.sizes;
+    } else {
+      this.sizes = {
+        maxValueBytes: limits.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+        maxListLength: limits.maxListLength ?? DEFAULT_MAX_LIST_LENGTH,
+        maxBuiltBytes: limits.maxBuiltBytes ?? DEFAULT_MAX_BUILT_BYTES,
+        built: 0,
+        deadline: this.deadline,
+      };
+    }
   }
 }
 
@@ -502,6 +536,10 @@ function evalCall(
     else v = fn.fn(...argv);
   } catch (e) {
     if (e instanceof LimitError) throw e;
+    if (e instanceof LimitExceeded) {
+      s.node = node;
+      limitError(s, `error calling ${name}: ${e.message}`);
+    }
     const msg = errorText(e);
     s.node = node;
     errorf(s, `error calling ${name}: ${msg}`);
@@ -947,6 +985,17 @@ class Compiler {
       }
     }
     if (cmds.length === 1 && decls.length === 0) {
+      const first = p.cmds[0]!.args[0]!;
+      if (p.cmds[0]!.args.length === 1 && first instanceof FieldNode) {
+        // `.a.b` alone: the most common pipeline, evaluated without the command layer.
+        const ident = first.ident;
+        return (s, dot, di) => {
+          s.node = first;
+          const v = evalFieldChain(s, dot, di, dot, di, first, ident, NO_ARGS, MISSING);
+          s.iface = false;
+          return v === null ? undefined : v;
+        };
+      }
       const c0 = cmds[0]!;
       return (s, dot, di) => {
         s.node = p;
@@ -979,6 +1028,18 @@ class Compiler {
     if (n instanceof DotNode) return { kind: ArgKind.Dot, node: n, expr: null };
     if (n instanceof NilNode) return { kind: ArgKind.Nil, node: n, expr: null };
     if (n instanceof FieldNode) {
+      if (n.ident.length > 0) {
+        // The common `.a.b` argument, without the command wrapper.
+        const ident = n.ident;
+        return {
+          kind: ArgKind.Expr,
+          node: n,
+          expr: (s, dot, di) => {
+            s.node = n;
+            return evalFieldChain(s, dot, di, dot, di, n, ident, NO_ARGS, MISSING);
+          },
+        };
+      }
       const c = this.field(n, [n]);
       return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
     }
@@ -1179,7 +1240,12 @@ class Compiler {
 export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoValue, limits: ExecLimits = {}): string {
   // Go's reflect.ValueOf(nil) is an invalid value, not a nil interface.
   if (data === null) data = undefined;
-  const s = new State(set, name, limits);
+  const outer = active;
+  // The caller's data never changes: the outermost execution works on a copy (see copy.ts).
+  if (!outer) data = copyData(data);
+  const s = new State(set, name, limits, outer);
+  active = s;
+  const prevLimits = enterLimits(s.sizes);
   try {
     if (!tree || !tree.root) errorf(s, `${goQuote(name)} is an incomplete or empty template`);
     const c = compileTree(tree);
@@ -1192,9 +1258,34 @@ export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoV
       e.output = s.out;
       throw e;
     }
+    // Nested executions leave a stack overflow to the function that started them (Helm reports its own error).
+    if (e instanceof RangeError && !outer) {
+      const err = rangeErrorAsLimit(s, e);
+      err.output = s.out;
+      throw err;
+    }
     throw e;
+  } finally {
+    active = outer;
+    leaveLimits(prevLimits);
+    if (outer) outer.iterations = s.iterations;
   }
   return s.out;
+}
+
+/** The execution in progress: a function that executes templates (include, tpl) nests inside it. */
+let active: State | null = null;
+
+/** JavaScript's own limits (stack depth, string and array length) reached: a clean error, never a crash. */
+function rangeErrorAsLimit(s: State, e: RangeError): LimitError {
+  const msg = /call stack/i.test(e.message)
+    ? 'nesting exceeds the JavaScript call stack (a cyclic or too deeply nested value, or too deep recursion)'
+    : `value exceeds what JavaScript can hold (${e.message})`;
+  try {
+    limitError(s, msg);
+  } catch (x) {
+    return x as LimitError;
+  }
 }
 
 export { GoError };
