@@ -1,0 +1,81 @@
+// Resource limits that functions enforce themselves: a function that builds a value out of
+// proportion to its arguments (repeat, indent, until, seq, replace, join, ...) asks here before it
+// builds. Execution is synchronous, so "the execution in progress" is a stack of one entry per nested
+// execute (Helm's include and tpl execute inside a function call).
+//
+// Go has none of these limits: `until 10000000000` or `repeat 1000000000 "x"` runs a Go process out
+// of memory. We stop with an error naming the limit instead.
+
+/** Thrown by a function whose result would break a limit; the engine reports it at the call as a LimitError. */
+export class LimitExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LimitExceeded';
+  }
+}
+
+/** The size limits of the execution in progress (see ExecLimits in exec.ts for their meaning). */
+export interface SizeLimits {
+  maxValueBytes: number;
+  maxListLength: number;
+  maxBuiltBytes: number;
+  /** Bytes built so far by functions in this execution (nested executions share it). */
+  built: number;
+  deadline: number;
+}
+
+export const DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_LIST_LENGTH = 1_000_000;
+export const DEFAULT_MAX_BUILT_BYTES = 1024 * 1024 * 1024;
+
+/** Used when a function runs outside any execution (called directly by a library user). */
+const outside: SizeLimits = {
+  maxValueBytes: DEFAULT_MAX_VALUE_BYTES,
+  maxListLength: DEFAULT_MAX_LIST_LENGTH,
+  maxBuiltBytes: Infinity,
+  built: 0,
+  deadline: Infinity,
+};
+
+let current: SizeLimits = outside;
+
+/** Make limits the current ones; returns what to pass to leaveLimits. */
+export function enterLimits(limits: SizeLimits): SizeLimits {
+  const prev = current;
+  current = limits;
+  return prev;
+}
+
+export function leaveLimits(prev: SizeLimits): void {
+  current = prev;
+}
+
+/** The limits of the execution in progress (defaults outside one). */
+export function currentLimits(): SizeLimits {
+  return current;
+}
+
+/** A function is about to build a string of `bytes` bytes (an estimate from above is fine). */
+export function checkStringSize(bytes: number): void {
+  const l = current;
+  if (bytes > l.maxValueBytes) throw new LimitExceeded(`result of ${fmtSize(bytes)} bytes exceeds the limit of ${l.maxValueBytes} bytes per value`);
+  charge(bytes);
+}
+
+/** A function is about to build a list of n elements. */
+export function checkListLength(n: number | bigint): void {
+  const l = current;
+  if (n > l.maxListLength) throw new LimitExceeded(`list of ${n} elements exceeds the limit of ${l.maxListLength} elements`);
+  charge(Number(n) * 8);
+}
+
+function charge(bytes: number): void {
+  const l = current;
+  l.built += bytes;
+  if (l.built > l.maxBuiltBytes) throw new LimitExceeded(`values built by functions exceed the limit of ${l.maxBuiltBytes} bytes per execution`);
+  if (l.deadline !== Infinity && Date.now() > l.deadline) throw new LimitExceeded('execution exceeded the time limit');
+}
+
+function fmtSize(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : n.toExponential(3);
+}
