@@ -1028,6 +1028,18 @@ class Compiler {
     if (n instanceof DotNode) return { kind: ArgKind.Dot, node: n, expr: null };
     if (n instanceof NilNode) return { kind: ArgKind.Nil, node: n, expr: null };
     if (n instanceof FieldNode) {
+      if (n.ident.length > 0) {
+        // The common `.a.b` argument, without the command wrapper.
+        const ident = n.ident;
+        return {
+          kind: ArgKind.Expr,
+          node: n,
+          expr: (s, dot, di) => {
+            s.node = n;
+            return evalFieldChain(s, dot, di, dot, di, n, ident, NO_ARGS, MISSING);
+          },
+        };
+      }
       const c = this.field(n, [n]);
       return { kind: ArgKind.Expr, node: n, expr: (s, dot, di) => c(s, dot, di, MISSING) };
     }
