@@ -26,6 +26,12 @@ const M = 'map[string]interface {}';
 /** The map keys in a fixed order (Go's iteration order is random; sorted keeps output reproducible). */
 const keysOf = (m: GoMap): string[] => Object.keys(m).sort(compareKeys);
 
+/** A map write that stores "__proto__" as an ordinary key of a map with Object.prototype, never as a prototype change. */
+function put(m: GoMap, key: string, v: GoValue): void {
+  if (key === '__proto__') Object.defineProperty(m, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else m[key] = v;
+}
+
 /** mergo.deepMerge for two maps whose values are interface {} (dst is modified in place). */
 export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
   for (const key of Object.keys(src)) {
@@ -33,16 +39,16 @@ export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
     const has = mapHas(dst, key);
     const d = has ? mapGet(dst, key) : undefined;
     if (isNilIface(s)) {
-      if (overwrite) dst[key] = null;
+      if (overwrite) put(dst, key, null);
       continue;
     }
     const sk = kindOf(s);
     // Nested maps merge in place; anything else in dst's slot stays as it is.
     if (sk === 'map' && has && isMap(d) && isMap(s)) mergeInto(d, s, overwrite);
     // mergo stores a source slice before deciding whether to keep the destination's value.
-    if (sk === 'slice' && (overwrite || Object.keys(dst).length === 0)) dst[key] = s;
+    if (sk === 'slice' && (overwrite || Object.keys(dst).length === 0)) put(dst, key, s);
     if (has && !empty(d) && (sk === 'map' || sk === 'slice')) continue;
-    if (overwrite || !has || empty(d)) dst[key] = s;
+    if (overwrite || !has || empty(d)) put(dst, key, s);
   }
 }
 
@@ -107,7 +113,7 @@ export function dictFuncs(): FuncMap {
     def('get', `func(${M}, string) ${I}`, (d: GoMap, key: string) => (mapHas(d, key) ? mapGet(d, key) : '')),
     def('set', `func(${M}, string, ${I}) ${M}`, (d: GoMap, key: string, value: GoValue) => {
       if (d instanceof GoNil) panic('assignment to entry in nil map');
-      d[key] = value;
+      put(d, key, value);
       return d;
     }),
     def('unset', `func(${M}, string) ${M}`, (d: GoMap, key: string) => {
