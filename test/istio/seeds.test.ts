@@ -5,32 +5,18 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadMatrix, expectGolden, type GoldenCase } from '../../src/golden/index.js';
-import { renderRequest, type RenderRequest } from '../../src/istio/render.js';
-import { parseIstioVersion } from '../../src/istio/version.js';
+import { loadMatrix, expectGolden, renderRequestOf } from '../../src/golden/index.js';
+import { renderRequest } from '../../src/istio/render.js';
 
 const matrixFile = fileURLToPath(new URL('../golden/seeds/matrix.yaml', import.meta.url));
 const matrix = loadMatrix(matrixFile);
-
-function requestOf(c: GoldenCase): RenderRequest {
-  const req: RenderRequest = { workloads: c.workloads! };
-  for (const k of ['injectorConfigMap', 'template', 'values', 'mesh', 'revision', 'kubeVersion', 'nativeSidecars', 'merged', 'output'] as const) {
-    if (c[k] !== undefined) (req as unknown as Record<string, unknown>)[k] = c[k];
-  }
-  if (c.valuesFiles) req.valuesFiles = c.valuesFiles;
-  if (c.set) req.set = c.set;
-  if (c.setString) req.setString = c.setString;
-  if (c.env) req.env = c.env;
-  if (c.istioVersion) req.istioVersion = parseIstioVersion(c.istioVersion);
-  return req;
-}
 
 const rendered = new Map<string, string>();
 function render(name: string): string {
   let text = rendered.get(name);
   if (text === undefined) {
     const c = matrix.cases.find((x) => x.name === name)!;
-    const out = renderRequest(requestOf(c));
+    const out = renderRequest(renderRequestOf(c));
     expect(out.messages).toEqual([]);
     text = out.text;
     rendered.set(name, text);
