@@ -23,6 +23,7 @@ import {
   type GoValue,
   type StructField,
 } from '../../src/template/value.js';
+import { istioFixtures } from './istio/fixtures.js';
 
 // Go's package main: %T prints "main.Pod".
 function structType(name: string, fields: Array<[string, GoType] | [string, GoType, 'embedded']>): GoType {
@@ -293,4 +294,5 @@ export const fixtures: Record<string, () => GoValue> = {
   pod,
   values,
   tree,
+  ...istioFixtures,
 };
