@@ -5,7 +5,7 @@
 // at 80 columns, escapes.
 
 import type { GoValue } from '../template/value.js';
-import { goJsonMarshal, parseJsonRaw, type JsonRawNode } from './json.js';
+import { goJsonMarshal, jsonQuote, parseJsonRaw, type JsonRawNode } from './json.js';
 import { isBase60Float, resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
 
@@ -28,41 +28,54 @@ type YNode =
 
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
-const isLetter = (r: number): boolean => LETTER.test(String.fromCodePoint(r));
+const isLetter = (r: number): boolean =>
+  r < 0x80 ? (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) : LETTER.test(String.fromCodePoint(r));
 const isDigitRune = (r: number): boolean => (r >= 0x30 && r <= 0x39) || (r > 0x7f && DIGIT.test(String.fromCodePoint(r)));
 
 function runes(s: string): number[] {
   const out: number[] = [];
-  for (const ch of s) out.push(ch.codePointAt(0)!);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i)!;
+    out.push(c);
+    if (c > 0xffff) i++;
+  }
   return out;
 }
 
-/** keyList.Less for two string keys: letters before... no: digit runs compare as numbers, a letter
- *  sorts after a non-letter, otherwise by code point. */
+/** keyList.Less for two string keys: runs of digits compare as numbers, a letter sorts after a
+ *  non-letter, anything else by code point. */
 export function yamlKeyLess(a: string, b: string): boolean {
-  const ar = runes(a);
-  const br = runes(b);
+  return runesLess(runes(a), runes(b));
+}
+
+function runesLess(ar: number[], br: number[]): boolean {
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) continue;
     const al = isLetter(ar[i]!);
     const bl = isLetter(br[i]!);
     if (al && bl) return ar[i]! < br[i]!;
     if (al || bl) return bl;
-    let an = 0n;
-    let bn = 0n;
+    let ai = i;
+    let bi = i;
+    while (ai < ar.length && isDigitRune(ar[ai]!)) ai++;
+    while (bi < br.length && isDigitRune(br[bi]!)) bi++;
+    // Go adds into an int64 (wrapping); plain numbers are exact for short runs.
+    let big = ai - i > 14 || bi - i > 14;
+    for (let x = i; !big && x < ai; x++) big = ar[x]! > 0x39;
+    for (let x = i; !big && x < bi; x++) big = br[x]! > 0x39;
+    let an: number | bigint = big ? 0n : 0;
+    let bn: number | bigint = big ? 0n : 0;
     if (ar[i] === 0x30 || br[i] === 0x30) {
       for (let j = i - 1; j >= 0 && isDigitRune(ar[j]!); j--) {
         if (ar[j] !== 0x30) {
-          an = 1n;
-          bn = 1n;
+          an = big ? 1n : 1;
+          bn = big ? 1n : 1;
           break;
         }
       }
     }
-    let ai = i;
-    let bi = i;
-    for (; ai < ar.length && isDigitRune(ar[ai]!); ai++) an = BigInt.asIntN(64, an * 10n + BigInt(ar[ai]! - 0x30));
-    for (; bi < br.length && isDigitRune(br[bi]!); bi++) bn = BigInt.asIntN(64, bn * 10n + BigInt(br[bi]! - 0x30));
+    for (let x = i; x < ai; x++) an = big ? BigInt.asIntN(64, (an as bigint) * 10n + BigInt(ar[x]! - 0x30)) : (an as number) * 10 + (ar[x]! - 0x30);
+    for (let x = i; x < bi; x++) bn = big ? BigInt.asIntN(64, (bn as bigint) * 10n + BigInt(br[x]! - 0x30)) : (bn as number) * 10 + (br[x]! - 0x30);
     if (an !== bn) return an < bn;
     if (ai !== bi) return ai < bi;
     return ar[i]! < br[i]!;
@@ -70,11 +83,13 @@ export function yamlKeyLess(a: string, b: string): boolean {
   return ar.length < br.length;
 }
 
-function compareYamlKeys(a: string, b: string): number {
-  if (yamlKeyLess(a, b)) return -1;
-  if (yamlKeyLess(b, a)) return 1;
-  return 0;
+/** Sort keys as yaml.v2 does (for key sets whose order is consistent; see sorter.go). */
+function sortYamlKeys(keys: string[]): string[] {
+  const rs = keys.map((k) => ({ k, r: runes(k) }));
+  rs.sort((x, y) => (runesLess(x.r, y.r) ? -1 : runesLess(y.r, x.r) ? 1 : 0));
+  return rs.map((x) => x.k);
 }
+
 
 // ---------- JSON → yaml.v2 values → scalar events ----------
 
@@ -150,6 +165,19 @@ function foldRawBreaks(s: string): string {
   return out;
 }
 
+/**
+ * yaml.v2 reads each JSON key as a simple key, which must stay on one line and within 1024
+ * characters of its ':' (its scanner forgets the key otherwise, and the mapping fails to parse).
+ */
+function checkSimpleKey(k: string): void {
+  let n = 0;
+  // JSON escapes make a character at most 6 long: short keys cannot reach the limit.
+  if (k.length * 6 + 2 > 1024) for (const _ of jsonQuote(k)) n++;
+  if (k.includes('\u0085') || n > 1024) {
+    throw new GoYamlError("error converting JSON to YAML: yaml: line 1: did not find expected ',' or '}'");
+  }
+}
+
 function toNode(j: JsonRawNode): YNode {
   if (j === null) return { kind: 'scalar', value: 'null', style: 'plain' };
   if (j === true || j === false) return { kind: 'scalar', value: String(j), style: 'plain' };
@@ -163,13 +191,16 @@ function toNode(j: JsonRawNode): YNode {
   const m = new Map<string, JsonRawNode>();
   for (const [k, v] of j.entries) {
     checkReadable(k);
-    m.set(foldRawBreaks(k), v);
+    checkSimpleKey(k);
+    m.set(k, v);
   }
-  const keys = [...m.keys()].sort(compareYamlKeys);
+  const keys = sortYamlKeys([...m.keys()]);
   return { kind: 'map', pairs: keys.map((k) => [stringNode(k), toNode(m.get(k)!)] as [YNode, YNode]) };
 }
 
 // ---------- the emitter ----------
+
+const ASCII = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
 interface Analysis {
   multiline: boolean;
@@ -215,8 +246,10 @@ function analyze(value: number[]): Analysis {
   for (let i = 0; i < value.length; i++) {
     const c = value[i]!;
     const followedByWhitespace = i + 1 >= value.length || isBlankCP(value[i + 1]!) || isBreakCP(value[i + 1]!);
-    if (i === 0) {
-      switch (String.fromCodePoint(c)) {
+    if (c >= 0x80) {
+      // no indicator is outside ASCII
+    } else if (i === 0) {
+      switch (ASCII[c]) {
         case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*': case '!': case '|':
         case '>': case "'": case '"': case '%': case '@': case '`':
           flowIndicators = true;
@@ -234,7 +267,7 @@ function analyze(value: number[]): Analysis {
           break;
       }
     } else {
-      switch (String.fromCodePoint(c)) {
+      switch (ASCII[c]) {
         case ',': case '?': case '[': case ']': case '{': case '}':
           flowIndicators = true;
           break;
@@ -299,7 +332,10 @@ function analyze(value: number[]): Analysis {
 const HEXU = '0123456789ABCDEF';
 
 class Emitter {
-  private readonly out: string[] = [];
+  // Finished lines, and the line being written: one growing string would keep millions of
+  // rope pieces alive.
+  private readonly lines: string[] = [];
+  private out = '';
   private column = 0;
   private whitespace = true;
   private indention = true;
@@ -312,7 +348,7 @@ class Emitter {
   private readonly bestWidth = 80;
 
   result(): string {
-    return this.out.join('');
+    return this.lines.join('') + this.out;
   }
 
   document(root: YNode): void {
@@ -323,17 +359,18 @@ class Emitter {
   // --- low-level writers (put/write/put_break) ---
 
   private put(s: string): void {
-    this.out.push(s);
+    this.out += s;
     this.column += s.length;
   }
 
   private writeCP(c: number): void {
-    this.out.push(String.fromCodePoint(c));
+    this.out += c < 0x80 ? ASCII[c]! : String.fromCodePoint(c);
     this.column++;
   }
 
   private putBreak(): void {
-    this.out.push('\n');
+    this.lines.push(this.out + '\n');
+    this.out = '';
     this.column = 0;
   }
 
@@ -447,7 +484,7 @@ class Emitter {
     const allowBreaks = !this.simpleKeyContext;
     switch (style) {
       case 'plain':
-        this.writePlain(cps, allowBreaks);
+        this.writePlain(cps, allowBreaks, value);
         break;
       case 'single':
         this.writeSingleQuoted(cps, allowBreaks);
@@ -462,8 +499,17 @@ class Emitter {
     this.popIndent();
   }
 
-  private writePlain(v: number[], allowBreaks: boolean): void {
+  private writePlain(v: number[], allowBreaks: boolean, text: string): void {
     if (!this.whitespace) this.put(' ');
+    // Plain scalars hold no line breaks; without a space past the width nothing folds either.
+    const lastSpace = v.lastIndexOf(0x20);
+    if (!allowBreaks || lastSpace < 0 || this.column + lastSpace <= this.bestWidth) {
+      this.out += text;
+      this.column += v.length;
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     let spaces = false;
     let breaks = false;
     for (let i = 0; i < v.length; i++) {

@@ -588,6 +588,16 @@ class Parser {
   string(): string {
     const b = this.b;
     this.pos++;
+    // Fast path: no escapes and no control characters up to the closing quote.
+    for (let i = this.pos; i < b.length; i++) {
+      const c = b[i]!;
+      if (c === 0x22) {
+        const s = b.toString('utf8', this.pos, i);
+        this.pos = i + 1;
+        return s;
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
     const parts: Buffer[] = [];
     let chunk = this.pos;
     let out = '';
