@@ -4,7 +4,7 @@
 // they would in the cluster; flags override them.
 
 import { parseEmbedded, InputError, type InputObject } from './input.js';
-import { get, getIn, isObject, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
+import { get, getIn, isObject, lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
 
 /** A configuration document plus where it came from, so findings can point into it. */
 export interface Sourced<T> {
@@ -33,9 +33,11 @@ export interface IstioConfig {
 
 export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], fallback: string): Evidence {
   if (!src) return { path: fallback };
-  const p = src.locator.pos([...src.base, ...path]);
-  const shown = `${src.origin}:${path.join('.')}`;
-  return p ? { file: src.locator.file, line: p.line, col: p.col, path: shown } : { path: shown };
+  return lazyEvidence(() => {
+    const p = src.locator.pos([...src.base, ...path]);
+    const shown = `${src.origin}:${path.join('.')}`;
+    return p ? { file: src.locator.file, line: p.line, col: p.col, path: shown } : { path: shown };
+  });
 }
 
 function objName(o: JsonObject): { name: string; namespace: string } {

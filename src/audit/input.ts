@@ -6,6 +6,7 @@
 import { LineCounter, parseAllDocuments, parseDocument, isMap, isSeq, isPair, isScalar, Scalar } from 'yaml';
 import type { Document } from 'yaml';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
+import { fastParse, jsonItemRanges, Unsupported, type FastDoc, type Positions } from './fastyaml.js';
 
 /** Bad input: the message is one line, prefixed with file:line:col where known. */
 export class InputError extends Error {
@@ -113,10 +114,188 @@ function rangeStart(n: unknown): number | undefined {
   return r ? r[0] : undefined;
 }
 
+/**
+ * A document read by the fast reader: positions come from parsing just the cited document, or the
+ * cited List item, with the full parser when a finding asks for one.
+ */
+class SliceLocator implements Locator {
+  private lineStarts?: number[];
+  private readonly slices = new Map<number, SliceView | undefined>();
+  constructor(
+    readonly file: string,
+    private readonly text: string,
+    private readonly doc: { start: number; end: number },
+    /** List items: offsets, and the path of the item inside its slice ([0] for a YAML `- ` entry). */
+    private readonly items: { start: number; end: number }[] | undefined,
+    private readonly itemPrefix: PathSeg[],
+  ) {}
+
+  private starts(): number[] {
+    if (!this.lineStarts) {
+      const ls = [0];
+      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) ls.push(i + 1);
+      this.lineStarts = ls;
+    }
+    return this.lineStarts;
+  }
+
+  private lineOf(offset: number): number {
+    const ls = this.starts();
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo; // 0-based
+  }
+
+  private slice(range: { start: number; end: number }, key: number): SliceView | undefined {
+    if (this.slices.has(key)) return this.slices.get(key);
+    let loc: SliceView | undefined;
+    const line0 = this.lineOf(range.start);
+    const lineStart = this.starts()[line0]!;
+    const blank = /^\s*$/.test(this.text.slice(lineStart, range.start));
+    const from = blank ? lineStart : range.start;
+    const sub = this.text.slice(from, range.end);
+    const colOffset = blank ? 0 : range.start - lineStart;
+    const fast = colOffset === 0 ? fastPositions(sub, line0) : undefined;
+    if (fast) loc = fast;
+    else {
+      const lc = new LineCounter();
+      const doc = parseDocument(sub, { lineCounter: lc, uniqueKeys: false, prettyErrors: false });
+      loc = doc.errors.length ? undefined : new DocLocator(this.file, sub, doc, lc, { line: line0, col: colOffset });
+    }
+    this.slices.set(key, loc);
+    return loc;
+  }
+
+  private route(path: readonly PathSeg[]): [SliceView | undefined, PathSeg[]] {
+    if (this.items && path[0] === 'items' && typeof path[1] === 'number' && this.items[path[1]]) {
+      return [this.slice(this.items[path[1]]!, path[1]), [...this.itemPrefix, ...path.slice(2)]];
+    }
+    return [this.slice(this.doc, -1), [...path]];
+  }
+
+  pos(path: readonly PathSeg[]): { line: number; col: number } | undefined {
+    const [loc, p] = this.route(path);
+    return loc?.pos(p);
+  }
+
+  blockScalarAt(path: readonly PathSeg[]): { line: number; col: number } | undefined {
+    const [loc, p] = this.route(path);
+    return loc?.blockScalarAt(p);
+  }
+}
+
+interface SliceView {
+  pos(path: readonly PathSeg[]): { line: number; col: number } | undefined;
+  blockScalarAt(path: readonly PathSeg[]): { line: number; col: number } | undefined;
+}
+
+/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1`. */
+function fastPositions(sub: string, line0: number): SliceView | undefined {
+  const positions: Positions = { keys: new WeakMap(), blocks: new WeakMap() };
+  let docs: FastDoc[];
+  try {
+    docs = fastParse(sub, positions);
+  } catch {
+    return undefined;
+  }
+  const root = docs[0]?.value;
+  const walk = (path: readonly PathSeg[]): { parent: unknown; at?: [number, number] } => {
+    let cur: unknown = root;
+    let parent: unknown = root;
+    let at: [number, number] | undefined;
+    for (const seg of path) {
+      if (cur === null || typeof cur !== 'object') break;
+      const m = positions.keys.get(cur);
+      const p = m?.get(Array.isArray(cur) ? Number(seg) : String(seg));
+      if (!p) break;
+      at = p;
+      parent = cur;
+      cur = (cur as Record<string, unknown>)[String(seg)];
+    }
+    return { parent, at };
+  };
+  return {
+    pos(path) {
+      const { at } = walk(path);
+      return at ? { line: line0 + at[0], col: at[1] } : { line: line0 + (docs[0]?.startLine ?? 1), col: 1 };
+    },
+    blockScalarAt(path) {
+      if (path.length === 0) return undefined;
+      const { parent, at } = walk(path);
+      if (!at || parent === null || typeof parent !== 'object') return undefined;
+      const b = positions.blocks.get(parent)?.get(String(path[path.length - 1]));
+      return b ? { line: line0 + b[0], col: b[1] } : undefined;
+    },
+  };
+}
+
+function lineOffsets(text: string): number[] {
+  const ls = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) ls.push(i + 1);
+  return ls;
+}
+
+/** The fast path: JSON, or the block YAML kubectl writes. Undefined when the full parser is needed. */
+function fastLoad(input: InputText): { value: unknown; locator: Locator }[] | undefined {
+  const text = input.text;
+  const first = text.trimStart()[0];
+  if (first === '{' || first === '[') {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined; // the full parser reports the error with its position
+    }
+    const items = isObject(value) ? jsonItemRanges(text) : undefined;
+    return [{ value, locator: new SliceLocator(input.name, text, { start: 0, end: text.length }, items, []) }];
+  }
+  let docs: FastDoc[];
+  try {
+    docs = fastParse(text);
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+  const ls = lineOffsets(text);
+  const off = (line: number): number => (line - 1 < ls.length ? ls[line - 1]! : text.length);
+  return docs.map((d) => ({
+    value: d.value,
+    locator: new SliceLocator(
+      input.name,
+      text,
+      { start: off(d.startLine), end: off(d.endLine) },
+      d.items?.map((it) => ({ start: off(it.startLine), end: off(it.endLine) })),
+      [0],
+    ),
+  }));
+}
+
 /** Parse a whole input stream; every `kind: List` is unwrapped into its items. */
 export function loadObjects(inputs: InputText[]): InputObject[] {
   const out: InputObject[] = [];
   for (const input of inputs) {
+    const fast = fastLoad(input);
+    if (fast) {
+      for (const { value, locator } of fast) {
+        if (value === null || value === undefined) continue;
+        if (!isObject(value)) {
+          if (Array.isArray(value)) {
+            // a JSON array of objects
+            value.forEach((v, i) => isObject(v) && pushObject(out, v, locator, [i]));
+            continue;
+          }
+          const p = locator.pos([]);
+          throw new InputError('expected a Kubernetes object (a mapping with kind), got ' + describe(value), input.name, p?.line ?? 1, p?.col ?? 1);
+        }
+        pushObject(out, value, locator, []);
+      }
+      continue;
+    }
     const lc = new LineCounter();
     const docs = parseAllDocuments(input.text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false });
     for (const doc of docs) {
@@ -169,8 +348,8 @@ export function parseEmbedded(obj: InputObject, field: PathSeg[], what: string):
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false });
   const outerPath = [...obj.path, ...field];
   // A block scalar maps line for line; a quoted string can only be pointed at as a whole.
-  const origin =
-    obj.locator instanceof DocLocator ? obj.locator.blockScalarAt(outerPath) : undefined;
+  const withBlocks = obj.locator as Partial<Pick<DocLocator, 'blockScalarAt'>>;
+  const origin = typeof withBlocks.blockScalarAt === 'function' ? withBlocks.blockScalarAt(outerPath) : undefined;
   const at = obj.locator.pos(outerPath);
   if (doc.errors[0]) {
     const ep = lc.linePos(doc.errors[0].pos[0]);

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { evidenceIn, type IstioConfig, type Sourced } from './context.js';
 import { parseEmbedded } from './input.js';
 import { PROXY, type Workload } from './workload.js';
-import { asArray, asString, get, getIn, isObject, isTrue, type Evidence, type JsonObject, type PathSeg } from './types.js';
+import { asArray, asString, get, getIn, isObject, isTrue, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
 export const NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
@@ -42,9 +42,18 @@ function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
   return out;
 }
 
+const EMPTY: JsonObject = {};
+const merged = new WeakMap<IstioConfig, JsonObject>();
+
+/** One object per configuration, so that renderers can be cached by identity. */
 export function effectiveValues(cfg: IstioConfig): JsonObject {
-  const fromCm = cfg.injector?.values?.value ?? {};
-  return cfg.values ? deepMerge(fromCm, cfg.values.value) : fromCm;
+  let v = merged.get(cfg);
+  if (!v) {
+    const fromCm = cfg.injector?.values?.value ?? EMPTY;
+    v = cfg.values ? deepMerge(fromCm, cfg.values.value) : fromCm;
+    merged.set(cfg, v);
+  }
+  return v;
 }
 
 function valueSource(cfg: IstioConfig, path: string[]): Sourced<JsonObject> | undefined {
@@ -59,9 +68,11 @@ function podRel(w: Workload): PathSeg[] {
 }
 
 export function podEvidence(w: Workload, rel: PathSeg[], shown: string): Evidence {
-  const p = w.object.locator.pos([...w.podPath, ...rel]);
-  const path = `${w.id}:${shown}`;
-  return p ? { file: w.object.locator.file, line: p.line, col: p.col, path } : { path };
+  return lazyEvidence(() => {
+    const p = w.object.locator.pos([...w.podPath, ...rel]);
+    const path = `${w.id}:${shown}`;
+    return p ? { file: w.object.locator.file, line: p.line, col: p.col, path } : { path };
+  });
 }
 
 /** `spec.template.spec` for a Deployment, `spec` for a Pod: how users see the pod spec's path. */
@@ -70,7 +81,7 @@ export function podSpecPrefix(w: Workload): string {
   return [...rel, 'spec'].join('.');
 }
 
-export function computeSettings(w: Workload, cfg: IstioConfig, opts: { nativeSidecars?: boolean }): Settings {
+export function computeSettings(w: Workload, cfg: IstioConfig, opts: { nativeSidecars?: boolean; kubeVersion?: KubeVersion }): Settings {
   const values = effectiveValues(cfg);
   const valueEvidence = (path: string[]): Evidence | undefined => {
     const src = valueSource(cfg, path);
@@ -84,24 +95,24 @@ export function computeSettings(w: Workload, cfg: IstioConfig, opts: { nativeSid
   if (ann !== undefined) {
     const annPath = [...podRel(w), 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION];
     let parsed: unknown;
-    let embedded: ReturnType<typeof parseEmbedded> | undefined;
     try {
-      embedded = parseEmbedded(w.object, annPath, `annotation ${PROXY_CONFIG_ANNOTATION}`);
-      parsed = embedded?.value;
+      parsed = parseYaml(ann);
     } catch {
-      try {
-        parsed = parseYaml(ann);
-      } catch {
-        parsed = undefined;
-      }
+      parsed = undefined;
     }
     if (isObject(parsed)) {
       annotationProxyConfig = parsed;
-      annotationLocator = (key: string) => {
-        const p = embedded?.locator.pos([key]);
-        const shown = `${w.id}:metadata.annotations[${PROXY_CONFIG_ANNOTATION}].${key}`;
-        return p ? { file: w.object.locator.file, line: p.line, col: p.col, path: shown } : podEvidence(w, ['metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `metadata.annotations[${PROXY_CONFIG_ANNOTATION}]`);
-      };
+      annotationLocator = (key: string) =>
+        lazyEvidence(() => {
+          let p: { line: number; col: number } | undefined;
+          try {
+            p = parseEmbedded(w.object, annPath, `annotation ${PROXY_CONFIG_ANNOTATION}`)?.locator.pos([key]);
+          } catch {
+            p = undefined;
+          }
+          const shown = `${w.id}:metadata.annotations[${PROXY_CONFIG_ANNOTATION}].${key}`;
+          return p ? { file: w.object.locator.file, line: p.line, col: p.col, path: shown } : podEvidence(w, ['metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `metadata.annotations[${PROXY_CONFIG_ANNOTATION}]`);
+        });
     }
   }
   // an injected proxy carries the ProxyConfig it was given
@@ -154,6 +165,10 @@ export function computeSettings(w: Workload, cfg: IstioConfig, opts: { nativeSid
     } else if (opts.nativeSidecars !== undefined) {
       native = opts.nativeSidecars;
       nativeEvidence = { path: '--native-sidecars' };
+    } else if (opts.kubeVersion && kubeAtLeast(opts.kubeVersion, 1, 33)) {
+      // Istio 1.27+ turns native sidecars on by itself where the kubelet is 1.33 or newer
+      native = true;
+      nativeEvidence = { path: `--kube-version ${opts.kubeVersion.join('.')}` };
     }
   }
 

@@ -3,9 +3,12 @@
 
 import type { IstioConfig } from './context.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
+import { InjectorUnavailable } from './render.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
-import { asArray, get, isObject, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
+import { asArray, get, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
+
+const LEGACY_INITS = new Set(['istio-init', 'istio-validation', 'enable-core-dump']);
 
 export type Injection =
   /** The input already carries the proxy. */
@@ -57,7 +60,7 @@ export interface SubjectOptions {
 }
 
 export function buildSubject(w: Workload, o: SubjectOptions): Subject {
-  const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars });
+  const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars, kubeVersion: o.kubeVersion });
   let spec = w.spec;
   let injection: Injection = 'none';
   let injectionNote: string | undefined;
@@ -86,7 +89,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
         injection = rendered ? 'rendered' : 'none';
       } catch (e) {
         failed = true;
-        injectionNote = `the injector failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); judged with the built-in model`;
+        if (!(e instanceof InjectorUnavailable)) injectionNote = `the injector failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); judged with the built-in model`;
       }
     }
     if (!o.inject || failed) {
@@ -112,11 +115,14 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
           index,
           spec: c,
           isProxy: name === PROXY,
-          native: field === 'initContainers' && get(c, 'restartPolicy') === 'Always',
+          native: field === 'initContainers' && get(c, 'restartPolicy') === 'Always' && (!LEGACY_INITS.has(name) || legacyInitIsSidecar),
           // a pod-level istio-proxy override is not where the injected proxy's fields come from
           inputIndex: name === PROXY && injection !== 'injected' ? undefined : inputIndex,
         };
       });
+  // Templates before native sidecars wrote `restartPolicy: Always` on istio-init, a field the API
+  // server dropped then; only a cluster known to honour it makes istio-init a sidecar.
+  const legacyInitIsSidecar = !!o.kubeVersion && kubeAtLeast(o.kubeVersion, 1, 29);
   const initContainers = views('initContainers');
   const containers = views('containers');
   const proxy = [...initContainers, ...containers].find((c) => c.isProxy);
@@ -145,7 +151,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
   const grace =
     typeof g === 'number'
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
-      : { seconds: 30, explicit: false, evidence: { ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` } };
+      : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
   return { workload: w, spec, injection, injectionNote, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, at };
 }

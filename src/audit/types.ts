@@ -90,3 +90,23 @@ export function parseKubeVersion(s: string): KubeVersion | undefined {
 export function kubeAtLeast(v: KubeVersion, major: number, minor: number): boolean {
   return v[0] > major || (v[0] === major && v[1] >= minor);
 }
+
+/** Evidence whose position is looked up only when someone reads it (most evidence is never shown). */
+export function lazyEvidence(f: () => Evidence): Evidence {
+  let v: Evidence | undefined;
+  const get = (): Evidence => (v ??= f());
+  return {
+    get file() {
+      return get().file;
+    },
+    get line() {
+      return get().line;
+    },
+    get col() {
+      return get().col;
+    },
+    get path() {
+      return get().path;
+    },
+  };
+}

@@ -1,0 +1,607 @@
+// A fast reader for the YAML that `kubectl get -o yaml` and hand-written manifests use: block
+// mappings and sequences, plain and quoted scalars, literal/folded block scalars, one-line flow
+// collections. Anything else (anchors, tags, multi-line flow or quoted scalars, complex keys) throws
+// Unsupported and the caller uses the full `yaml` parser. Values follow the YAML 1.2 core schema,
+// as the `yaml` package resolves them.
+//
+// It also remembers where each document (and each `items` entry of a List) starts and ends, so
+// that positions can be found later by parsing just that slice.
+
+export class Unsupported extends Error {
+  constructor(
+    readonly line: number,
+    why: string,
+  ) {
+    super(`line ${line}: ${why}`);
+  }
+}
+
+export interface FastDoc {
+  value: unknown;
+  /** 1-based line range [startLine, endLine) of the document's content. */
+  startLine: number;
+  endLine: number;
+  /** For a List: line ranges of the top-level `items` entries. */
+  items?: { startLine: number; endLine: number }[];
+}
+
+/** Where keys and items start (1-based line, col), and block scalars' header line and indentation. */
+export interface Positions {
+  keys: WeakMap<object, Map<string | number, [number, number]>>;
+  blocks: WeakMap<object, Map<string | number, [number, number]>>;
+}
+
+function note(m: WeakMap<object, Map<string | number, [number, number]>>, o: object, k: string | number, v: [number, number]): void {
+  let x = m.get(o);
+  if (!x) {
+    x = new Map();
+    m.set(o, x);
+  }
+  x.set(k, v);
+}
+
+interface Line {
+  no: number; // 1-based
+  indent: number;
+  text: string; // content after the indentation (trailing spaces kept)
+}
+
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+
+export function resolvePlain(s: string): unknown {
+  if (NULLS.has(s)) return null;
+  switch (s) {
+    case 'true':
+    case 'True':
+    case 'TRUE':
+      return true;
+    case 'false':
+    case 'False':
+    case 'FALSE':
+      return false;
+    case '.inf':
+    case '.Inf':
+    case '.INF':
+    case '+.inf':
+    case '+.Inf':
+    case '+.INF':
+      return Infinity;
+    case '-.inf':
+    case '-.Inf':
+    case '-.INF':
+      return -Infinity;
+    case '.nan':
+    case '.NaN':
+    case '.NAN':
+      return NaN;
+  }
+  const c = s.charCodeAt(0);
+  // only strings that start like a number can be one
+  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
+    if (/^[-+]?[0-9]+$/.test(s)) return Number(s);
+    if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);
+    if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.slice(2), 16);
+    if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(s)) return Number(s);
+  }
+  return s;
+}
+
+function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+const ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
+  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+};
+
+/** A double-quoted scalar starting at s[i] === '"'; returns value and the index after the closing quote. */
+function doubleQuoted(s: string, i: number, line: number): [string, number] {
+  let out = '';
+  let j = i + 1;
+  for (;;) {
+    const k = s.indexOf('"', j);
+    const b = s.indexOf('\\', j);
+    if (k < 0) throw new Unsupported(line, 'multi-line double-quoted scalar');
+    if (b >= 0 && b < k) {
+      out += s.slice(j, b);
+      const e = s[b + 1];
+      if (e === undefined) throw new Unsupported(line, 'escaped line break');
+      if (e === 'x' || e === 'u' || e === 'U') {
+        const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+        const hex = s.slice(b + 2, b + 2 + n);
+        if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw new Unsupported(line, 'bad escape');
+        out += String.fromCodePoint(parseInt(hex, 16));
+        j = b + 2 + n;
+        continue;
+      }
+      const r = ESCAPES[e];
+      if (r === undefined) throw new Unsupported(line, 'bad escape');
+      out += r;
+      j = b + 2;
+      continue;
+    }
+    out += s.slice(j, k);
+    return [out, k + 1];
+  }
+}
+
+function singleQuoted(s: string, i: number, line: number): [string, number] {
+  let out = '';
+  let j = i + 1;
+  for (;;) {
+    const k = s.indexOf("'", j);
+    if (k < 0) throw new Unsupported(line, 'multi-line single-quoted scalar');
+    out += s.slice(j, k);
+    if (s[k + 1] === "'") {
+      out += "'";
+      j = k + 2;
+      continue;
+    }
+    return [out, k + 1];
+  }
+}
+
+/** The rest of a line after a value must be blank or a comment. */
+function restIsEmpty(s: string, i: number): boolean {
+  for (let j = i; j < s.length; j++) {
+    const c = s[j];
+    if (c === '#') return j > i || j === 0 || s[j - 1] === ' ' || s[j - 1] === '\t';
+    if (c !== ' ' && c !== '\t') return false;
+  }
+  return true;
+}
+
+/** A plain scalar's text: up to ` #`, trimmed. */
+function plainText(s: string, line: number, continuation = false): string {
+  let end = s.length;
+  const h = s.indexOf(' #');
+  if (h >= 0) end = h;
+  const t = s.slice(0, end).trim();
+  if (t.includes(': ') || t.endsWith(':')) throw new Unsupported(line, 'colon in plain scalar');
+  const c = t[0];
+  if (!continuation && c !== undefined && '&*!|>%@`{}[],'.includes(c)) throw new Unsupported(line, `plain scalar starting with ${c}`);
+  if (t.includes('\t#')) throw new Unsupported(line, 'tab before comment');
+  return t;
+}
+
+// ---------- flow collections on one line ----------
+
+function flow(s: string, i: number, line: number): [unknown, number] {
+  const skip = (j: number): number => {
+    while (s[j] === ' ') j++;
+    return j;
+  };
+  const scalar = (j: number, inMap: boolean): [unknown, number, boolean] => {
+    j = skip(j);
+    const c = s[j];
+    if (c === '"') {
+      const [v, k] = doubleQuoted(s, j, line);
+      return [v, k, true];
+    }
+    if (c === "'") {
+      const [v, k] = singleQuoted(s, j, line);
+      return [v, k, true];
+    }
+    if (c === '[' || c === '{') {
+      const [v, k] = node(j);
+      return [v, k, true];
+    }
+    let k = j;
+    while (k < s.length) {
+      const d = s[k]!;
+      if (d === ',' || d === ']' || d === '}') break;
+      if (d === ':' && (s[k + 1] === ' ' || s[k + 1] === ',' || s[k + 1] === '}' || s[k + 1] === ']' || s[k + 1] === undefined) && inMap) break;
+      if (d === '#' && s[k - 1] === ' ') throw new Unsupported(line, 'comment in flow');
+      k++;
+    }
+    const t = s.slice(j, k).trim();
+    if (t !== '' && '&*!|>%@`'.includes(t[0]!)) throw new Unsupported(line, 'flow indicator');
+    if (t.includes(': ')) throw new Unsupported(line, 'colon in flow scalar');
+    return [resolvePlain(t), k, false];
+  };
+  const node = (j: number): [unknown, number] => {
+    if (s[j] === '[') {
+      const arr: unknown[] = [];
+      j = skip(j + 1);
+      if (s[j] === ']') return [arr, j + 1];
+      for (;;) {
+        const [v, k] = scalar(j, false);
+        j = skip(k);
+        if (s[j] === ':') throw new Unsupported(line, 'pair in flow sequence');
+        arr.push(v);
+        if (s[j] === ',') {
+          j = skip(j + 1);
+          if (s[j] === ']') return [arr, j + 1];
+          continue;
+        }
+        if (s[j] === ']') return [arr, j + 1];
+        throw new Unsupported(line, 'flow sequence not closed on its line');
+      }
+    }
+    const obj: Record<string, unknown> = {};
+    j = skip(j + 1);
+    if (s[j] === '}') return [obj, j + 1];
+    for (;;) {
+      const [k0, k1, quoted] = scalar(j, true);
+      if (!quoted && (k0 === null || typeof k0 === 'object')) throw new Unsupported(line, 'odd flow key');
+      j = skip(k1);
+      let v: unknown = null;
+      if (s[j] === ':') {
+        const [vv, k2] = scalar(j + 1, true);
+        v = vv;
+        j = skip(k2);
+      }
+      setKey(obj, String(k0), v);
+      if (s[j] === ',') {
+        j = skip(j + 1);
+        if (s[j] === '}') return [obj, j + 1];
+        continue;
+      }
+      if (s[j] === '}') return [obj, j + 1];
+      throw new Unsupported(line, 'flow mapping not closed on its line');
+    }
+  };
+  return node(i);
+}
+
+// ---------- block structure ----------
+
+class Reader {
+  private pos = 0;
+  constructor(
+    private readonly lines: Line[],
+    private readonly end: number,
+  ) {}
+
+  /** The next line with content (skipping blank and comment-only lines), without consuming it. */
+  peek(): Line | undefined {
+    while (this.pos < this.end) {
+      const l = this.lines[this.pos]!;
+      if (l.text === '' || l.text[0] === '#') {
+        this.pos++;
+        continue;
+      }
+      return l;
+    }
+    return undefined;
+  }
+  next(): void {
+    this.pos++;
+  }
+  index(): number {
+    return this.pos;
+  }
+  raw(i: number): Line | undefined {
+    return i < this.end ? this.lines[i] : undefined;
+  }
+  seek(i: number): void {
+    this.pos = i;
+  }
+
+  /** The node whose first line is the next line, at exactly `indent`. */
+  block(indent: number, record?: { startLine: number; endLine: number }[]): unknown {
+    const l = this.peek();
+    if (!l || l.indent !== indent) return null;
+    if (isSeqItem(l.text)) return this.sequence(indent, record);
+    return this.mapping(indent);
+  }
+
+  private sequence(indent: number, record?: { startLine: number; endLine: number }[]): unknown[] {
+    const out: unknown[] = [];
+    for (;;) {
+      const l = this.peek();
+      if (!l || l.indent !== indent || !isSeqItem(l.text)) break;
+      const start = l.no;
+      // the rest of the line is a node indented past the dash
+      let k = 1;
+      while (l.text[k] === ' ') k++;
+      const rest = l.text.slice(k);
+      if (this.positions) note(this.positions.keys, out, out.length, [l.no, indent + k + 1]);
+      if (rest === '' || rest[0] === '#') {
+        this.next();
+        const n = this.peek();
+        out.push(n && n.indent > indent ? this.block(n.indent) : null);
+      } else {
+        const inner: Line = { no: l.no, indent: indent + k, text: rest };
+        out.push(this.inline(inner, indent));
+      }
+      if (record) {
+        const n = this.peek();
+        record.push({ startLine: start, endLine: n ? n.no : this.raw(this.index())?.no ?? Number.MAX_SAFE_INTEGER });
+      }
+    }
+    return out;
+  }
+
+  /** A node that starts mid-line (after `- `): a compact mapping, a nested sequence or a scalar. */
+  private inline(l: Line, parentIndent: number): unknown {
+    if (isSeqItem(l.text)) {
+      this.lines[this.index()] = l;
+      return this.sequence(l.indent);
+    }
+    if (l.text[0] === '"' || l.text[0] === "'") {
+      const [, j] = l.text[0] === '"' ? doubleQuoted(l.text, 0, l.no) : singleQuoted(l.text, 0, l.no);
+      let m = j;
+      while (l.text[m] === ' ') m++;
+      if (l.text[m] === ':') {
+        this.lines[this.index()] = l;
+        return this.mapping(l.indent);
+      }
+    } else if (findColon(l.text, l.no) >= 0) {
+      this.lines[this.index()] = l;
+      return this.mapping(l.indent);
+    }
+    this.next();
+    return this.scalarValue(l.text, l.no, parentIndent);
+  }
+
+  private mapping(indent: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (;;) {
+      const l = this.peek();
+      if (!l || l.indent !== indent || isSeqItem(l.text)) break;
+      const t = l.text;
+      let key: string;
+      let after: number;
+      if (t[0] === '"' || t[0] === "'") {
+        const [k, j] = t[0] === '"' ? doubleQuoted(t, 0, l.no) : singleQuoted(t, 0, l.no);
+        let m = j;
+        while (t[m] === ' ') m++;
+        if (t[m] !== ':' || (t[m + 1] !== undefined && t[m + 1] !== ' ')) throw new Unsupported(l.no, 'quoted key without colon');
+        key = k;
+        after = m + 1;
+      } else {
+        const c = findColon(t, l.no);
+        if (c < 0) throw new Unsupported(l.no, 'expected a mapping key');
+        const k = t.slice(0, c).trimEnd();
+        if (k === '' || '?&*!|>%@`{}[]#,'.includes(k[0]!) || k.includes(' #')) throw new Unsupported(l.no, 'complex key');
+        key = k === '<<' ? (() => { throw new Unsupported(l.no, 'merge key'); })() : k;
+        after = c + 1;
+      }
+      this.next();
+      if (this.positions) note(this.positions.keys, out, key, [l.no, indent + 1]);
+      const rest = t.slice(after).trimStart();
+      if (rest === '' || rest[0] === '#') {
+        const n = this.peek();
+        if (n && n.indent > indent) setKey(out, key, this.block(n.indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
+        else if (n && n.indent === indent && isSeqItem(n.text)) setKey(out, key, this.block(indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
+        else setKey(out, key, null);
+      } else {
+        this.lastBlock = undefined;
+        setKey(out, key, this.scalarValue(rest, l.no, indent));
+        if (this.positions && this.lastBlock) note(this.positions.blocks, out, key, this.lastBlock);
+      }
+    }
+    return out;
+  }
+
+  itemRecord?: { startLine: number; endLine: number }[];
+  positions?: Positions;
+  private lastBlock?: [number, number];
+
+  /** A value that starts on the current (already consumed) line. */
+  private scalarValue(s: string, no: number, indent: number): unknown {
+    const c = s[0];
+    let v: unknown;
+    if (c === '|' || c === '>') return this.blockScalar(s, no, indent);
+    if (c === '"' || c === "'") {
+      const [q, j] = c === '"' ? doubleQuoted(s, 0, no) : singleQuoted(s, 0, no);
+      if (!restIsEmpty(s, j)) throw new Unsupported(no, 'text after quoted scalar');
+      v = q;
+    } else if (c === '[' || c === '{') {
+      const [f, j] = flow(s, 0, no);
+      if (!restIsEmpty(s, j)) throw new Unsupported(no, 'text after flow collection');
+      v = f;
+    } else {
+      if (c === '-' && (s[1] === ' ' || s.length === 1)) throw new Unsupported(no, 'sequence as a mapping value on one line');
+      let text = plainText(s, no);
+      // Go's emitter folds long plain scalars onto more-indented lines
+      let j = this.index();
+      let blanks = 0;
+      let folded = false;
+      if (!s.includes(' #')) {
+        for (;;) {
+          const l = this.raw(j);
+          if (!l) break;
+          if (l.text === '') {
+            blanks++;
+            j++;
+            continue;
+          }
+          if (l.indent <= indent || l.text[0] === '#') break;
+          text += blanks ? '\n'.repeat(blanks) : ' ';
+          text += plainText(l.text, l.no, true);
+          if (l.text.includes(' #')) throw new Unsupported(l.no, 'comment in folded scalar');
+          blanks = 0;
+          folded = true;
+          j++;
+        }
+      }
+      if (folded) {
+        this.seek(j - blanks);
+        return text;
+      }
+      v = resolvePlain(text);
+    }
+    // a continuation line would make this a multi-line scalar
+    const n = this.peek();
+    if (n && n.indent > indent && !(n.indent === indent + 0)) {
+      throw new Unsupported(n.no, 'multi-line scalar');
+    }
+    return v;
+  }
+
+  private blockScalar(header: string, no: number, indent: number): string {
+    const m = /^([|>])([-+]?)(\s+#.*)?\s*$/.exec(header);
+    if (!m) throw new Unsupported(no, 'block scalar header');
+    const literal = m[1] === '|';
+    const chomp = m[2];
+    // content: following lines indented past the parent, and blank lines
+    const content: string[] = [];
+    let blockIndent = -1;
+    let i = this.index();
+    for (; ; i++) {
+      const l = this.raw(i);
+      if (!l) break;
+      if (l.text === '') {
+        // a blank line (its indentation is kept only when deeper than the block)
+        content.push(blockIndent >= 0 && l.indent > blockIndent ? ' '.repeat(l.indent - blockIndent) : '');
+        if (blockIndent < 0 && l.indent > indent) {
+          // leading blank lines with spaces: ambiguous indentation rules, leave to the full parser
+          if (l.indent > 0) throw new Unsupported(l.no, 'indented blank line in block scalar');
+        }
+        continue;
+      }
+      if (blockIndent < 0) {
+        if (l.indent <= indent) break;
+        blockIndent = l.indent;
+      }
+      if (l.indent < blockIndent) break;
+      content.push(' '.repeat(l.indent - blockIndent) + l.text);
+    }
+    // blank lines at the end belong to the block only as trailing newlines
+    let trailing = 0;
+    while (content.length && content[content.length - 1] === '') {
+      content.pop();
+      trailing++;
+    }
+    this.lastBlock = [no, blockIndent < 0 ? indent + 1 : blockIndent];
+    // trailing blank lines are left for the caller to skip
+    this.seek(i - trailing > this.index() ? i - trailing : this.index());
+    if (content.length === 0) {
+      return chomp === '+' ? '\n'.repeat(trailing) : '';
+    }
+    let body: string;
+    if (literal) body = content.join('\n');
+    else {
+      // folding: a break between two plain lines becomes a space, blank lines become breaks,
+      // and lines with extra indentation keep their breaks
+      body = content[0]!;
+      let prev = content[0]!;
+      let blanks = 0;
+      for (let k = 1; k < content.length; k++) {
+        const line = content[k]!;
+        if (line === '') {
+          blanks++;
+          continue;
+        }
+        const plain = !prev.startsWith(' ') && !line.startsWith(' ') && !prev.startsWith('\t') && !line.startsWith('\t');
+        body += plain ? (blanks ? '\n'.repeat(blanks) : ' ') : '\n'.repeat(blanks + 1);
+        body += line;
+        prev = line;
+        blanks = 0;
+      }
+    }
+    if (chomp === '-') return body;
+    if (chomp === '+') return body + '\n' + '\n'.repeat(trailing);
+    return body + '\n';
+  }
+}
+
+function isSeqItem(t: string): boolean {
+  return t[0] === '-' && (t.length === 1 || t[1] === ' ');
+}
+
+/** Index of the `:` that ends a plain key (followed by space or end of line), or -1. */
+function findColon(t: string, no: number): number {
+  if (t[0] === '"' || t[0] === "'") return t.length; // handled by the caller
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === ':' && (i + 1 === t.length || t[i + 1] === ' ')) return i;
+    if (c === '#' && i > 0 && t[i - 1] === ' ') return -1;
+    if (c === '\t') throw new Unsupported(no, 'tab');
+  }
+  return -1;
+}
+
+/** Split text into documents and read each; throws Unsupported for what it does not handle. */
+export function fastParse(text: string, positions?: Positions): FastDoc[] {
+  if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');
+  const raw = text.split('\n');
+  const lines: Line[] = new Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    let s = raw[i]!;
+    if (s.endsWith('\r')) s = s.slice(0, -1);
+    let k = 0;
+    while (s.charCodeAt(k) === 32) k++;
+    const body = s.slice(k);
+    lines[i] = { no: i + 1, indent: k, text: body.trimEnd() === '' ? '' : body };
+  }
+  if (lines[0] && lines[0].text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
+  const docs: FastDoc[] = [];
+  let start = 0;
+  const flush = (endExclusive: number): void => {
+    const r = new Reader(lines, endExclusive);
+    r.seek(start);
+    const first = r.peek();
+    if (!first) return;
+    if (first.text.startsWith('%')) throw new Unsupported(first.no, 'directive');
+    const items: { startLine: number; endLine: number }[] = [];
+    r.itemRecord = items;
+    r.positions = positions;
+    let value: unknown;
+    if (first.indent !== 0 && !isSeqItem(first.text)) throw new Unsupported(first.no, 'indented document');
+    const single = first.text[0] === '"' || first.text[0] === "'" || first.text[0] === '[' || first.text[0] === '{' || (!isSeqItem(first.text) && findColon(first.text, first.no) < 0);
+    if (single) {
+      r.next();
+      value = (r as unknown as { scalarValue(s: string, no: number, indent: number): unknown }).scalarValue(first.text, first.no, -1);
+    } else value = r.block(first.indent);
+    const left = r.peek();
+    if (left) throw new Unsupported(left.no, 'unexpected content');
+    docs.push({ value, startLine: first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.indent === 0 && (l.text.startsWith('---') || l.text.startsWith('...')) && (l.text.length === 3 || l.text[3] === ' ')) {
+      if (l.text.slice(3).trim() !== '' && !l.text.slice(3).trim().startsWith('#')) throw new Unsupported(l.no, 'content after document marker');
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(lines.length);
+  return docs;
+}
+
+/** For a JSON List (`kubectl get -o json`): offsets [start, end) of each top-level `items` element. */
+export function jsonItemRanges(text: string): { start: number; end: number }[] | undefined {
+  let depth = 0;
+  let key: string | undefined;
+  let inItems = false;
+  let itemStart = -1;
+  const out: { start: number; end: number }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // a string: remember it as the last key at depth 1
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      if (depth === 1) key = text.slice(i + 1, j);
+      if (inItems && depth === 2 && itemStart < 0) itemStart = i;
+      i = j;
+      continue;
+    }
+    if (c === 123 || c === 91) {
+      if (depth === 1 && c === 91 && key === 'items') inItems = true;
+      else if (inItems && depth === 2 && itemStart < 0) itemStart = i;
+      depth++;
+      continue;
+    }
+    if (c === 125 || c === 93) {
+      depth--;
+      if (inItems && depth === 2 && itemStart >= 0) {
+        out.push({ start: itemStart, end: i + 1 });
+        itemStart = -1;
+      }
+      if (inItems && depth === 1) inItems = false;
+      continue;
+    }
+    if (inItems && depth === 2 && itemStart < 0 && c > 32 && c !== 44) itemStart = i;
+    if (inItems && depth === 2 && itemStart >= 0 && c === 44) {
+      out.push({ start: itemStart, end: i });
+      itemStart = -1;
+    }
+  }
+  return out.length ? out : undefined;
+}
