@@ -875,7 +875,6 @@ class Compiler {
     return (s, dot, di) => {
       s.node = r;
       let val = pipe(s, dot, di);
-      if (val instanceof GoNil && val.type.kind === 'ptr') val = undefined;
       if (val !== undefined && val !== null) {
         if (Array.isArray(val)) {
           const n = val.length;
@@ -907,7 +906,7 @@ class Compiler {
             }
             return Flow.Normal;
           }
-        } else if (val instanceof GoNil && (val.type.kind === 'map' || val.type.kind === 'slice')) {
+        } else if (val instanceof GoNil && (val.type.kind === 'map' || val.type.kind === 'slice' || val.type.kind === 'chan')) {
           // a nil map or slice ranges like an empty one
         } else if (typeof val === 'bigint' || (val instanceof GoNum && typeof val.v === 'bigint')) {
           // Go 1.24: range over an integer n yields 0..n-1 of the same type.

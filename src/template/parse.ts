@@ -760,6 +760,12 @@ export function parseGoFloat(text: string): number | undefined {
   return sign * v;
 }
 
+/** The error strconv.ParseFloat reports for text: a syntax error, or a well-formed number out of range. */
+function parseFloatError(text: string): string {
+  const syntax = parseGoFloat(text.replace(/[eE]([+-]?)[0-9_]+$/, 'e$10'));
+  return syntax === undefined ? 'invalid syntax' : 'value out of range';
+}
+
 /** fmt.Sscan of a complex128 ("1+2i"): the real token, a signed imaginary token, then i. Errors as Sscan reports them. */
 function parseComplex(text: string): [number, number] | string {
   let k = -1;
@@ -773,8 +779,8 @@ function parseComplex(text: string): [number, number] | string {
   const reTok = text.slice(0, k);
   const imTok = text.slice(k, -1);
   const re = parseGoFloat(reTok);
-  if (re === undefined) return `strconv.ParseFloat: parsing ${goQuote(reTok)}: invalid syntax`;
+  if (re === undefined) return `strconv.ParseFloat: parsing ${goQuote(reTok)}: ${parseFloatError(reTok)}`;
   const im = parseGoFloat(imTok);
-  if (im === undefined) return `strconv.ParseFloat: parsing ${goQuote(imTok)}: invalid syntax`;
+  if (im === undefined) return `strconv.ParseFloat: parsing ${goQuote(imTok)}: ${parseFloatError(imTok)}`;
   return [re, im];
 }
