@@ -179,3 +179,6 @@ export function render(text: string, data: GoValue, opts: { name?: string; funcs
   if (opts.options) t.option(...opts.options);
   return t.parse(text).execute(data);
 }
+
+// The Go value model, for building data and defining functions.
+export * from './value.js';

@@ -1,0 +1,14 @@
+// sidecar-render's library: everything the CLI does, a program can do.
+//   sidecar-render/template  the Go text/template engine and the Go value model
+//   sidecar-render/funcs     function sets: builtin, sprig, helm, istio
+//   sidecar-render/golden    golden matrices and test helpers
+//   sidecar-render/audit     lifecycle hazard rules and timelines
+
+export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './template/index.js';
+export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
+export { renderRequest, renderInputs, Renderer, RenderInputError, type RenderRequest, type RenderOutcome, type WorkloadResult } from './istio/render.js';
+export { parseIstioVersion, type IstioVersion } from './istio/version.js';
+export * as golden from './golden/index.js';
+export * as audit from './audit/index.js';
+export { main } from './cli/index.js';
+export { VERSION } from './version.js';
