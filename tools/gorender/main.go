@@ -58,6 +58,10 @@ func strp(s string) *string { return &s }
 func main() {
 	vectors := flag.Bool("vectors", false, "vector-file mode: copy the \"expect\" of cases for a newer Go, reject duplicate names")
 	flag.Parse()
+	if *benchMode {
+		runBench()
+		return
+	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()

@@ -1,0 +1,373 @@
+// `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
+// own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
+//
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,e,mem] [--no-go] [--no-gtjs] [--json=FILE]
+//
+// Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
+// (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
+// compile of (a); (e) the CLI from a cold start on one Deployment and on a List of 1,000; (mem) peak
+// RSS of the CLI on 1,000 vs 10,000 workloads. The Go columns appear when tools/gorender/gorender is
+// built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
+// after round, and the best round of each counts, so a busy machine skews the ratios less.
+
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
+import { workloadList } from './lib/workloads.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const dist = join(root, 'dist');
+const imp = (p) => import(pathToFileURL(join(dist, p)).href);
+
+const { Template } = await imp('template/index.js');
+const { compileTree } = await imp('template/exec.js');
+const { sliceOf } = await imp('template/value.js');
+const { funcSet } = await imp('funcs/index.js');
+const { decodeGo, plainToGo } = await imp('istio/gostruct.js');
+const { ObjectMeta } = await imp('istio/kube/meta.js');
+const { Container } = await imp('istio/kube/core.js');
+const { jsonToYaml } = await imp('yaml/emit.js');
+
+// ---------- options ----------
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  if (!a) return undefined;
+  const eq = a.indexOf('=');
+  return eq < 0 ? true : a.slice(eq + 1);
+};
+const quick = opt('quick') === true;
+const seconds = Number(opt('time') ?? process.env.BENCH_TIME ?? (quick ? 0.3 : 1));
+const only = typeof opt('only') === 'string' ? new Set(String(opt('only')).split(',')) : null;
+const want = (c) => !only || only.has(c);
+const useGo = opt('no-go') !== true;
+const useGtjs = opt('no-gtjs') !== true;
+const jsonOut = opt('json');
+const rounds = Number(opt('rounds') ?? (quick ? 1 : 3));
+
+// ---------- timing ----------
+
+/** Grow N as Go's testing.B does until one run of N calls lasts `secs`; warm up first. */
+function timeOp(op, secs = seconds) {
+  const warmEnd = performance.now() + Math.min(500, secs * 500);
+  while (performance.now() < warmEnd) op();
+  const goal = secs * 1e9;
+  let n = 1;
+  for (;;) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) op();
+    const ns = Number(process.hrtime.bigint() - start);
+    if (ns >= goal || n >= 1e9) return { n, nsPerOp: ns / n };
+    let next = Math.floor((goal * n) / Math.max(ns, 1));
+    next += Math.floor(next / 5);
+    next = Math.min(next, 100 * n);
+    n = Math.max(next, n + 1);
+  }
+}
+
+function fmtNs(ns) {
+  if (ns === undefined) return '-';
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+const fmtOps = (ns) => (ns === undefined ? '-' : (1e9 / ns).toFixed(ns > 1e8 ? 2 : 0));
+const fmtRatio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(3)} (${(b / a).toFixed(1)}x faster)`);
+
+function firstDiff(a, b) {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
+    if (la[i] !== lb[i]) return `line ${i + 1}: ours ${JSON.stringify(la[i])} vs ${JSON.stringify(lb[i])}`;
+  }
+  return 'same lines, different bytes';
+}
+
+// ---------- the Go tool ----------
+
+const goTool = join(root, 'tools', 'gorender', 'gorender');
+function buildGo() {
+  if (!useGo) return false;
+  const hasGo = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+  if (hasGo) {
+    try {
+      execFileSync('go', ['build', '-o', goTool, '.'], {
+        cwd: join(root, 'tools', 'gorender'),
+        env: { ...process.env, GOPATH: process.env.GORENDER_GOPATH ?? '/usr/share/gocode', GO111MODULE: 'off', GOFLAGS: '' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    } catch {
+      console.error('bench: building tools/gorender failed; Go columns from the existing binary, if any');
+    }
+  }
+  return existsSync(goTool);
+}
+
+/** `gorender -bench` kept running: one case per request, so TS and Go rounds can alternate. */
+class GoBench {
+  constructor() {
+    this.proc = spawn(goTool, ['-bench'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.waiting = [];
+    this.buf = '';
+    this.proc.stdout.setEncoding('utf8');
+    this.proc.stdout.on('data', (d) => {
+      this.buf += d;
+      let nl;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        this.waiting.shift()?.resolve(JSON.parse(line));
+      }
+    });
+    this.proc.on('close', () => {
+      for (const w of this.waiting.splice(0)) w.reject(new Error('gorender -bench exited'));
+    });
+  }
+  run(c) {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.proc.stdin.write(JSON.stringify(c) + '\n');
+    });
+  }
+  close() {
+    this.proc.stdin.end();
+  }
+}
+
+// ---------- inputs ----------
+
+const read = (p) => readFileSync(join(here, p), 'utf8');
+const injectionText = read('templates/injection.tmpl');
+const injectionJson = JSON.parse(read('data/injection.json'));
+const funcsText = read('templates/funcs.tmpl');
+const funcsJson = JSON.parse(read('data/funcs.json'));
+
+/** Case (a) data for the TypeScript engine: typed ObjectMeta and Containers, the rest as encoding/json decodes it. */
+function injectionData() {
+  const d = plainToGo(injectionJson);
+  d.ObjectMeta = decodeGo(ObjectMeta, injectionJson.ObjectMeta);
+  d.Containers = decodeGo(sliceOf(Container), injectionJson.Containers);
+  return d;
+}
+
+/** A large nested value (about 200 KB of YAML): what toYaml of a big values tree or pod costs. */
+function bigValue() {
+  const services = {};
+  for (let i = 0; i < 120; i++) {
+    services[`service-${String(i).padStart(3, '0')}`] = {
+      enabled: i % 3 !== 0,
+      replicas: 1 + (i % 5),
+      weight: (i % 10) / 4,
+      image: { repository: `registry.example.com/team-${i % 9}/svc-${i}`, tag: `1.${i}.0`, pullPolicy: i % 2 ? 'IfNotPresent' : 'Always' },
+      labels: { app: `svc-${i}`, 'app.kubernetes.io/part-of': 'shop', tier: i % 2 ? 'backend' : 'frontend', 'yes-or-no': i % 4 ? 'yes' : 'no' },
+      ports: [
+        { name: 'http', containerPort: 8080 + i, protocol: 'TCP' },
+        { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+      ],
+      env: Array.from({ length: 4 }, (_, j) => ({ name: `VAR_${j}`, value: j === 2 ? `line one\nline two ${i}` : j === 3 ? `: colon ${i} #` : `value-${i}-${j}` })),
+      resources: { requests: { cpu: `${(i % 8) * 50 + 50}m`, memory: `${64 << i % 4}Mi` }, limits: { memory: '1Gi' } },
+      annotations: { 'checksum/config': `${'0123456789abcdef'.repeat(4)}`, note: i % 6 ? '' : null, 'on-off': 'on', octal: '0755', number: '12345' },
+      nested: { a: { b: { c: { d: [i, i + 0.5, true, null, 'x'] } } } },
+    };
+  }
+  return { global: { hub: 'docker.io/istio', tag: '1.24.1' }, services };
+}
+
+// ---------- cases ----------
+
+const istioFuncs = funcSet('istio');
+const sprigFuncs = funcSet('sprig');
+
+function tsTemplate(text, funcs) {
+  return new Template('inject').funcs(funcs).parse(text);
+}
+
+/** Each case: a TypeScript op, maybe a go-template-js op, maybe a Go case; all timed in alternating rounds. */
+const specs = [];
+
+function renderSpec(id, label, text, funcs, set, tsData, goData, goTyped, gtjsData) {
+  const t = tsTemplate(text, funcs);
+  const spec = { id, label, tsOp: () => t.execute(tsData), tsOutput: t.execute(tsData) };
+  if (gtjsData && useGtjs) {
+    try {
+      const tpl = gtjsEngine(set, jsonToYaml).parse(text);
+      const data = gtjsData();
+      spec.gtjsOutput = tpl.evaluate(data).join('');
+      spec.gtjsOp = () => tpl.evaluate(data).join('');
+    } catch (e) {
+      spec.gtjsError = String(e?.message ?? e).split('\n')[0];
+    }
+  }
+  spec.goCase = { name: id, template: text, data: goData, funcs: set, typed: goTyped, mode: 'exec', seconds };
+  specs.push(spec);
+}
+
+if (want('a')) {
+  renderSpec('a', '(a) injection template, render (warm)', injectionText, istioFuncs, 'istio', injectionData(), injectionJson, true, () => gtjsInjectionData(injectionJson));
+}
+if (want('b')) {
+  renderSpec('b', '(b) Sprig-heavy template, render (warm)', funcsText, sprigFuncs, 'sprig', plainToGo(funcsJson), funcsJson, false, () => structuredClone(funcsJson));
+}
+if (want('c')) {
+  const json = JSON.parse(JSON.stringify(bigValue()));
+  renderSpec('c', '(c) toYaml of a large nested value', '{{ toYaml . }}', istioFuncs, 'istio', plainToGo(json), json, false, null);
+}
+if (want('d')) {
+  const spec = {
+    id: 'd',
+    label: '(d) parse + compile of (a)',
+    tsOp: () => {
+      const t = tsTemplate(injectionText, istioFuncs);
+      for (const x of t.templates()) if (x.tree) compileTree(x.tree);
+    },
+    goCase: { name: 'd', template: injectionText, data: injectionJson, funcs: 'istio', typed: true, mode: 'parse', seconds },
+  };
+  if (useGtjs) {
+    const engine = gtjsEngine('istio', jsonToYaml);
+    spec.gtjsOp = () => engine.parse(injectionText);
+  }
+  specs.push(spec);
+}
+
+const results = [];
+const goBench = specs.length > 0 && buildGo() ? new GoBench() : null;
+const minOf = (a, b) => (!a || b.nsPerOp < a.nsPerOp ? b : a);
+for (const spec of specs) {
+  const r = { id: spec.id, label: spec.label, tsOutput: spec.tsOutput, gtjsError: spec.gtjsError };
+  for (let round = 0; round < rounds; round++) {
+    console.error(`bench: ${spec.label}, round ${round + 1}/${rounds}`);
+    r.ts = minOf(r.ts, timeOp(spec.tsOp));
+    if (goBench && !r.goError) {
+      const g = await goBench.run(spec.goCase);
+      if (g.error) r.goError = g.error;
+      else {
+        r.go = minOf(r.go, { n: g.n, nsPerOp: g.nsPerOp, allocsPerOp: g.allocsPerOp });
+        if (spec.tsOutput !== undefined) r.sameAsGo = spec.tsOutput === g.output ? 'yes' : `NO: ${firstDiff(spec.tsOutput, g.output)}`;
+        if (spec.gtjsOutput !== undefined) r.gtjsSameAsGo = spec.gtjsOutput === g.output ? 'yes' : `no: ${firstDiff(spec.gtjsOutput, g.output)}`;
+      }
+    }
+    if (spec.gtjsOp) r.gtjs = minOf(r.gtjs, timeOp(spec.gtjsOp));
+  }
+  results.push(r);
+}
+goBench?.close();
+
+// ---------- the CLI ----------
+
+const bin = join(root, 'bin', 'sidecar-render.js');
+const ex = (f) => join(root, 'examples', f);
+const scratch = mkdtempSync(join(tmpdir(), 'sidecar-render-bench-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+function cliArgs(workloads) {
+  return [bin, 'render', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', workloads];
+}
+
+/** Wall time of one cold CLI process (stdout to a file, as a pipeline would consume it). */
+function runCli(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const ns = Number(process.hrtime.bigint() - start);
+      if (code !== 0) reject(new Error(`sidecar-render exited ${code}: ${err.split('\n')[0]}`));
+      else resolve(ns);
+    });
+  });
+}
+
+const usagePreload = pathToFileURL(join(here, 'lib', 'usage.js')).href;
+let usageSeq = 0;
+
+/** One cold process with the usage preload: wall time, CPU time and peak RSS. */
+async function measuredRun(script, args) {
+  const file = join(scratch, `usage-${usageSeq++}.json`);
+  const ns = await runCli(['--import', usagePreload, script, ...args], { BENCH_USAGE_FILE: file });
+  const u = JSON.parse(readFileSync(file, 'utf8'));
+  return { ns, cpuNs: (u.user + u.system) * 1000, kib: u.maxRSS };
+}
+
+async function cliCase(id, label, workloads, runs) {
+  const rs = [];
+  for (let i = 0; i < runs; i++) rs.push(await measuredRun(bin, cliArgs(workloads).slice(1)));
+  rs.sort((a, b) => a.ns - b.ns);
+  const med = rs[Math.floor(rs.length / 2)];
+  const cpu = rs.map((r) => r.cpuNs).sort((a, b) => a - b);
+  results.push({ id, label, ts: { n: runs, nsPerOp: med.ns, min: rs[0].ns, max: rs[rs.length - 1].ns, cpuMedian: cpu[Math.floor(cpu.length / 2)], cpuMin: cpu[0] }, cli: true });
+}
+
+if (want('e')) {
+  console.error('bench: (e) CLI cold start');
+  await cliCase('e1', '(e) CLI: one Deployment, cold start (median)', ex('deployment.yaml'), quick ? 5 : 15);
+  const list = join(scratch, 'list-1000.yaml');
+  writeFileSync(list, workloadList(1000));
+  await cliCase('e2', '(e) CLI: List of 1,000 Deployments (median)', list, quick ? 2 : 5);
+}
+
+let memory = null;
+if (want('mem')) {
+  console.error('bench: peak RSS, 1,000 vs 10,000 workloads (CLI, and the streaming prototype)');
+  memory = [];
+  for (const n of [1000, 10000]) {
+    const list = join(scratch, `list-${n}.yaml`);
+    if (!existsSync(list)) writeFileSync(list, workloadList(n));
+    const cli = await measuredRun(bin, cliArgs(list).slice(1));
+    const streamed = await measuredRun(join(here, 'lib', 'stream-render.js'), [ex('istio-sidecar-injector.yaml'), ex('istio-mesh.yaml'), list]);
+    memory.push({ workloads: n, inputBytes: readFileSync(list).length, cli, streamed });
+  }
+}
+
+// ---------- report ----------
+
+const rows = [['case', 'TS ns/op', 'TS ops/s', 'Go ns/op', 'TS/Go', 'go-template-js ns/op', 'TS/go-template-js']];
+for (const r of results) {
+  rows.push([
+    r.label,
+    fmtNs(r.ts.nsPerOp),
+    fmtOps(r.ts.nsPerOp),
+    r.go ? fmtNs(r.go.nsPerOp) : r.goError ? 'error' : '-',
+    r.go ? fmtRatio(r.ts.nsPerOp, r.go.nsPerOp) : '-',
+    r.gtjs ? fmtNs(r.gtjs.nsPerOp) : r.gtjsError ? 'cannot render' : '-',
+    r.gtjs ? fmtRatio(r.ts.nsPerOp, r.gtjs.nsPerOp) : '-',
+  ]);
+}
+const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+console.log(`sidecar-render bench, node ${process.version}, ${seconds}s per case${quick ? ' (quick)' : ''}`);
+for (const [i, row] of rows.entries()) {
+  console.log(row.map((c, j) => c.padEnd(widths[j])).join('  '));
+  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+}
+console.log('');
+for (const r of results) {
+  const notes = [];
+  if (r.sameAsGo) notes.push(`output identical to Go: ${r.sameAsGo}`);
+  if (r.goError) notes.push(`Go error: ${r.goError}`);
+  if (r.gtjsSameAsGo) notes.push(`go-template-js output identical to Go: ${r.gtjsSameAsGo}`);
+  if (r.gtjsError) notes.push(`go-template-js: ${r.gtjsError}`);
+  if (r.cli) notes.push(`${r.ts.n} runs, wall min ${fmtNs(r.ts.min)}, max ${fmtNs(r.ts.max)}; CPU (user+sys) median ${fmtNs(r.ts.cpuMedian)}, min ${fmtNs(r.ts.cpuMin)}`);
+  if (r.go?.allocsPerOp !== undefined) notes.push(`Go allocs/op ${r.go.allocsPerOp.toFixed(0)}`);
+  if (notes.length) console.log(`${r.id}: ${notes.join('; ')}`);
+}
+if (memory) {
+  console.log('');
+  for (const m of memory) {
+    const mib = (k) => `${(k / 1024).toFixed(0)} MiB`;
+    console.log(
+      `peak RSS on ${m.workloads} workloads (${(m.inputBytes / 1e6).toFixed(1)} MB of YAML): CLI ${mib(m.cli.kib)} in ${fmtNs(m.cli.ns)}; ` +
+        `streaming prototype (bench/lib/stream-render.js) ${mib(m.streamed.kib)} in ${fmtNs(m.streamed.ns)}`,
+    );
+  }
+}
+if (jsonOut) {
+  const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory }, null, 2) + '\n');
+}
