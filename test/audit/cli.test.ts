@@ -1,0 +1,132 @@
+// The audit command end to end: output formats, exit codes, bad input, timelines.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { auditCommand } from '../../src/cli/audit.js';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+const dir = mkdtempSync(join(tmpdir(), 'audit-cli-'));
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+  process.exitCode = undefined;
+  try {
+    const program = new Command('sidecar-render').exitOverride();
+    auditCommand(program).exitOverride();
+    await program.parseAsync(['node', 'sidecar-render', 'audit', ...args]);
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, out, err };
+}
+
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+describe('sidecar-render audit', () => {
+  const hazard = join(fixtures, 'seeds', '001-prestop-loop-hazard.yaml');
+  const fixed = join(fixtures, 'seeds', '001-prestop-loop-fixed.yaml');
+
+  it('prints findings grouped by workload and exits 1 on errors', async () => {
+    const r = await run('-f', hazard, '--no-color');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Deployment\/default\/httpbin-deployment-v2$/m);
+    expect(r.out).toContain('prestop-never-exits');
+    expect(r.out).not.toContain('\x1b[');
+    expect(r.out).toMatch(/001-prestop-loop-hazard\.yaml:\d+:\d+/);
+  });
+
+  it('exits 0 on a clean input', async () => {
+    const r = await run('-f', fixed);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('No findings');
+  });
+
+  it('--fail-on warning fails on warnings; default error does not', async () => {
+    const f = join(fixtures, 'native-sidecar-unordered', 'positive-cloudsql-proxy.yaml');
+    expect((await run('-f', f)).code).toBe(0);
+    expect((await run('-f', f, '--fail-on', 'warning')).code).toBe(1);
+  });
+
+  it('--output json lists {rule, severity, workload, container, message, location, fix}', async () => {
+    const r = await run('-f', hazard, '-o', 'json');
+    const rows = JSON.parse(r.out) as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+    expect(rows.map((x) => x.rule)).toContain('prestop-never-exits');
+    const note = rows.find((x) => x.severity === 'info');
+    expect(String(note?.message)).toContain('netstat -u');
+  });
+
+  it('--output sarif is SARIF 2.1.0 with the rule table and physical locations', async () => {
+    const r = await run('-f', hazard, '-o', 'sarif');
+    const s = JSON.parse(r.out);
+    expect(s.version).toBe('2.1.0');
+    const run0 = s.runs[0];
+    expect(run0.tool.driver.rules.map((x: { id: string }) => x.id)).toContain('hold-dropped-by-lifecycle');
+    const res = run0.results[0];
+    expect(['error', 'warning', 'note']).toContain(res.level);
+    expect(run0.tool.driver.rules[res.ruleIndex].id).toBe(res.ruleId);
+    expect(res.locations[0].physicalLocation.region.startLine).toBeGreaterThan(0);
+  });
+
+  it('malformed YAML: one line with file:line:col, exit 2', async () => {
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [unclosed\nspec: {}\n');
+    const r = await run('-f', bad);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/bad\.yaml:\d+:\d+: /);
+    expect(r.out).toBe('');
+  });
+
+  it('hostile input: a non-object document, a missing file, an unknown flag value', async () => {
+    const scalar = join(dir, 'scalar.yaml');
+    writeFileSync(scalar, 'just a string\n');
+    const a = await run('-f', scalar);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/scalar\.yaml:1:1: expected a Kubernetes object/);
+    const b = await run('-f', join(dir, 'missing.yaml'));
+    expect(b.code).toBe(2);
+    expect(b.err).toContain('no such file');
+    const c = await run('-f', hazard, '--kube-version', 'banana');
+    expect(c.code).toBe(2);
+    expect(c.err).toContain('--kube-version');
+  });
+
+  it('malformed embedded values point into the ConfigMap', async () => {
+    const bad = join(dir, 'badvalues.yaml');
+    writeFileSync(bad, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: |\n    {"global": {"proxy": [}\n');
+    const r = await run('-f', bad);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/badvalues\.yaml:7:\d+: /);
+  });
+
+  it('--timeline explains start-up and shutdown; svg is a standalone document', async () => {
+    const t = await run('-f', hazard, '--timeline', '--no-color');
+    expect(t.code).toBe(0);
+    expect(t.out).toContain('Start-up:');
+    expect(t.out).toContain('Shutdown:');
+    expect(t.out).toContain('SIGKILL');
+    const svg = await run('-f', join(fixtures, 'seeds', '003-job-fixed.yaml'), '--timeline', '--timeline-format', 'svg');
+    expect(svg.out.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.out.trim().endsWith('</svg>')).toBe(true);
+    expect(svg.out).not.toMatch(/<script|href=/);
+  });
+
+  it('--list-rules lists every rule', async () => {
+    const r = await run('--list-rules');
+    expect(r.out).toContain('job-never-completes');
+    expect(r.out.trim().split('\n').length).toBeGreaterThanOrEqual(10);
+  });
+});
