@@ -144,7 +144,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       }
       return settings.customLifecycle.evidence;
     }
-    return { path: `${w.id}:${shown} (${injection === 'modelled' ? 'as the injector would add it' : 'as injected'})` };
+    return { path: `${w.id}:${shown} (${injection === 'modelled' ? 'as the injector would add it' : injection === 'rendered' ? 'as rendered' : 'as injected'})` };
   };
 
   const g = get(spec, 'terminationGracePeriodSeconds');
