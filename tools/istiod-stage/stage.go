@@ -1,0 +1,653 @@
+// Command istiod-stage emulates istiod's injection template stage for one workload: it reads an
+// injector ConfigMap (data.config, data.values), a mesh config and a workload, builds the
+// SidecarTemplateData of the given Istio release the way istiod builds it, executes the selected
+// templates with Go's text/template, Sprig and the Istio functions, and prints the output.
+//
+// Built together with tools/gorender/istio.go (the Istio function set) by tools/istiod-stage/build.sh.
+//
+//	istiod-stage -istio-version 1.12 -configmap CM.yaml -mesh MESH.yaml -f WORKLOAD.yaml
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"sigs.k8s.io/yaml"
+)
+
+type release struct {
+	minor  int
+	master bool
+}
+
+func (r release) atLeast(minor int) bool { return r.master || r.minor >= minor }
+
+func parseRelease(s string) (release, error) {
+	if s == "master" || s == "latest" {
+		return release{minor: 99, master: true}, nil
+	}
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) < 2 || parts[0] != "1" {
+		return release{}, fmt.Errorf("bad Istio version %q", s)
+	}
+	m, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return release{}, fmt.Errorf("bad Istio version %q", s)
+	}
+	return release{minor: m}, nil
+}
+
+func fail(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "istiod-stage: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func readYAML(file string) map[string]interface{} {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		fail("%v", err)
+	}
+	return yamlMap(b, file)
+}
+
+func yamlMap(b []byte, origin string) map[string]interface{} {
+	var m map[string]interface{}
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		fail("%s: %v", origin, err)
+	}
+	if m == nil {
+		m = map[string]interface{}{}
+	}
+	return m
+}
+
+type injectorConfig struct {
+	Policy           string              `json:"policy"`
+	Template         string              `json:"template"`
+	Templates        map[string]string   `json:"templates"`
+	DefaultTemplates []string            `json:"defaultTemplates"`
+	Aliases          map[string][]string `json:"aliases"`
+}
+
+func main() {
+	version := flag.String("istio-version", "master", "Istio release whose istiod is emulated (1.5 ... master)")
+	cmFile := flag.String("configmap", "", "injector ConfigMap (data.config, data.values)")
+	meshFile := flag.String("mesh", "", "mesh config: the istio ConfigMap or MeshConfig YAML")
+	wlFile := flag.String("f", "", "workload (one object)")
+	namespace := flag.String("namespace", "default", "namespace of the admission request")
+	revision := flag.String("revision", "", "istiod revision")
+	native := flag.Bool("native-sidecars", false, "istiod's ENABLE_NATIVE_SIDECARS")
+	flag.Parse()
+	rel, err := parseRelease(*version)
+	if err != nil {
+		fail("%v", err)
+	}
+
+	cm := readYAML(*cmFile)
+	data := asMap(cm["data"])
+	var cfg injectorConfig
+	if err := yaml.Unmarshal([]byte(str(data["config"])), &cfg); err != nil {
+		fail("data.config: %v", err)
+	}
+	if cfg.Templates == nil {
+		cfg.Templates = map[string]string{}
+	}
+	if cfg.Template != "" {
+		cfg.Templates["sidecar"] = cfg.Template
+	}
+	if len(cfg.DefaultTemplates) == 0 {
+		cfg.DefaultTemplates = []string{"sidecar"}
+	}
+	var values map[string]interface{}
+	if err := json.Unmarshal([]byte(str(data["values"])), &values); err != nil {
+		// istiod reads values as YAML too (sigs.k8s.io/yaml)
+		values = yamlMap([]byte(str(data["values"])), "data.values")
+	}
+
+	meshDoc := map[string]interface{}{}
+	if *meshFile != "" {
+		meshDoc = readYAML(*meshFile)
+		if str(meshDoc["kind"]) == "ConfigMap" {
+			meshDoc = yamlMap([]byte(str(asMap(meshDoc["data"])["mesh"])), "data.mesh")
+		}
+	}
+	mesh, err := applyMeshConfig(rel, meshDoc)
+	if err != nil {
+		fail("mesh config: %v", err)
+	}
+
+	wl := readYAML(*wlFile)
+	podJSON, err := controllerPod(wl, *namespace)
+	if err != nil {
+		fail("%v", err)
+	}
+	applyPodDefaults(podJSON)
+	pod, err := decodePod(podJSON)
+	if err != nil {
+		fail("%v", err)
+	}
+
+	out, err := runTemplates(rel, cfg, values, mesh, &pod, *revision, *native)
+	os.Stdout.WriteString(out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "istiod-stage: error:", err)
+		os.Exit(2)
+	}
+}
+
+// ---------- mesh and proxy config ----------
+
+func dur(s int64) *Duration { return &Duration{Seconds: s} }
+
+// defaultProxyConfig: mesh.DefaultProxyConfig() of the release.
+func defaultProxyConfig(r release) *ProxyConfig {
+	pc := &ProxyConfig{
+		ConfigPath:             "./etc/istio/proxy",
+		BinaryPath:             "/usr/local/bin/envoy",
+		ServiceCluster:         "istio-proxy",
+		DrainDuration:          dur(45),
+		DiscoveryAddress:       "istiod.istio-system.svc:15012",
+		ProxyAdminPort:         15000,
+		ControlPlaneAuthPolicy: 1,
+		StatNameLength:         189,
+		StatusPort:             15020,
+		Concurrency:            (*Int32Value)(nil),
+	}
+	if !r.atLeast(14) {
+		pc.ParentShutdownDuration = dur(60)
+	}
+	if r.atLeast(7) {
+		pc.TerminationDrainDuration = dur(5)
+	}
+	switch {
+	case !r.atLeast(6):
+		pc.Concurrency = int32(2)
+		pc.ConnectTimeout = dur(1)
+	case !r.atLeast(12):
+		pc.Concurrency = &Int32Value{Value: 2}
+	}
+	if !r.atLeast(21) {
+		pc.Tracing = &Tracing{Zipkin: &Tracing_Zipkin{Address: "zipkin.istio-system:9411"}}
+	}
+	return pc
+}
+
+func minorOf(r release) int { return r.minor }
+
+// mergeProxyConfig: mesh.MergeProxyConfig — the YAML's fields over base (jsonpb: each named field
+// replaced whole), and ProxyMetadata as the union of both.
+func mergeProxyConfig(r release, base *ProxyConfig, doc map[string]interface{}) (*ProxyConfig, error) {
+	pc := *base
+	reader := protoReader{minor: minorOf(r)}
+	if err := reader.apply(reflect.ValueOf(&pc).Elem(), doc, "proxyConfig"); err != nil {
+		return nil, err
+	}
+	if len(base.ProxyMetadata) > 0 {
+		u := map[string]string{}
+		for k, v := range base.ProxyMetadata {
+			u[k] = v
+		}
+		for k, v := range pc.ProxyMetadata {
+			u[k] = v
+		}
+		pc.ProxyMetadata = u
+	}
+	return &pc, nil
+}
+
+func applyMeshConfig(r release, doc map[string]interface{}) (*MeshConfig, error) {
+	m := &MeshConfig{ProxyListenPort: 15001, TrustDomain: "cluster.local", DefaultConfig: defaultProxyConfig(r)}
+	if r.atLeast(13) {
+		m.ProxyInboundListenPort = 15006
+	}
+	if r.atLeast(20) {
+		m.InboundTrafficPolicy = &MeshConfig_InboundTrafficPolicy{}
+	}
+	rest := map[string]interface{}{}
+	var pcDoc interface{}
+	for k, v := range doc {
+		if k == "defaultConfig" || k == "default_config" {
+			pcDoc = v
+			continue
+		}
+		rest[k] = v
+	}
+	reader := protoReader{minor: minorOf(r)}
+	if err := reader.apply(reflect.ValueOf(m).Elem(), rest, "mesh"); err != nil {
+		return nil, err
+	}
+	if pcm := asMap(pcDoc); pcm != nil {
+		pc, err := mergeProxyConfig(r, m.DefaultConfig, pcm)
+		if err != nil {
+			return nil, err
+		}
+		m.DefaultConfig = pc
+	}
+	return m, nil
+}
+
+// cleanProxyConfig (1.6+, inside protoToJSON): fields equal to DefaultProxyConfig are dropped.
+func cleanProxyConfig(r release, in *ProxyConfig) *ProxyConfig {
+	pc := *in
+	d := defaultProxyConfig(r)
+	if pc.ConfigPath == d.ConfigPath {
+		pc.ConfigPath = ""
+	}
+	if pc.BinaryPath == d.BinaryPath {
+		pc.BinaryPath = ""
+	}
+	if pc.ControlPlaneAuthPolicy == d.ControlPlaneAuthPolicy {
+		pc.ControlPlaneAuthPolicy = 0
+	}
+	if pc.ServiceCluster == d.ServiceCluster {
+		pc.ServiceCluster = ""
+	}
+	if reflect.DeepEqual(pc.DrainDuration, d.DrainDuration) {
+		pc.DrainDuration = nil
+	}
+	if reflect.DeepEqual(pc.TerminationDrainDuration, d.TerminationDrainDuration) {
+		pc.TerminationDrainDuration = nil
+	}
+	if reflect.DeepEqual(pc.ParentShutdownDuration, d.ParentShutdownDuration) {
+		pc.ParentShutdownDuration = nil
+	}
+	if pc.DiscoveryAddress == d.DiscoveryAddress {
+		pc.DiscoveryAddress = ""
+	}
+	if reflect.DeepEqual(pc.EnvoyMetricsService, d.EnvoyMetricsService) {
+		pc.EnvoyMetricsService = nil
+	}
+	if reflect.DeepEqual(pc.EnvoyAccessLogService, d.EnvoyAccessLogService) {
+		pc.EnvoyAccessLogService = nil
+	}
+	if reflect.DeepEqual(pc.Tracing, d.Tracing) {
+		pc.Tracing = nil
+	}
+	if pc.ProxyAdminPort == d.ProxyAdminPort {
+		pc.ProxyAdminPort = 0
+	}
+	if pc.StatNameLength == d.StatNameLength {
+		pc.StatNameLength = 0
+	}
+	if pc.StatusPort == d.StatusPort {
+		pc.StatusPort = 0
+	}
+	if reflect.DeepEqual(pc.Concurrency, d.Concurrency) {
+		pc.Concurrency = nil
+	}
+	if len(pc.ProxyMetadata) == 0 {
+		pc.ProxyMetadata = nil
+	}
+	return &pc
+}
+
+// ---------- SidecarTemplateData per release ----------
+
+type dataV5 struct {
+	TypeMeta       *TypeMeta
+	DeploymentMeta *ObjectMeta
+	ObjectMeta     *ObjectMeta
+	Spec           *PodSpec
+	ProxyConfig    *ProxyConfig
+	MeshConfig     *MeshConfig
+	Values         map[string]interface{}
+}
+
+type dataV12 struct {
+	TypeMeta             TypeMeta
+	DeploymentMeta       ObjectMeta
+	ObjectMeta           ObjectMeta
+	Spec                 PodSpec
+	ProxyConfig          *ProxyConfig
+	MeshConfig           *MeshConfig
+	Values               map[string]interface{}
+	Revision             string
+	EstimatedConcurrency int
+}
+
+type dataV16 struct {
+	TypeMeta             TypeMeta
+	DeploymentMeta       ObjectMeta
+	ObjectMeta           ObjectMeta
+	Spec                 PodSpec
+	ProxyConfig          *ProxyConfig
+	MeshConfig           *MeshConfig
+	Values               map[string]interface{}
+	Revision             string
+	EstimatedConcurrency int
+	ProxyImage           string
+}
+
+type dataV20 struct {
+	TypeMeta       TypeMeta
+	DeploymentMeta ObjectMeta
+	ObjectMeta     ObjectMeta
+	Spec           PodSpec
+	ProxyConfig    *ProxyConfig
+	MeshConfig     *MeshConfig
+	Values         map[string]interface{}
+	Revision       string
+	ProxyImage     string
+	ProxyUID       int64
+	ProxyGID       int64
+}
+
+type dataV23 struct {
+	TypeMeta                 TypeMeta
+	DeploymentMeta           NamespacedName
+	ObjectMeta               ObjectMeta
+	Spec                     PodSpec
+	ProxyConfig              *ProxyConfig
+	MeshConfig               *MeshConfig
+	Values                   map[string]interface{}
+	Revision                 string
+	ProxyImage               string
+	ProxyUID                 int64
+	ProxyGID                 int64
+	InboundTrafficPolicyMode string
+	CompliancePolicy         string
+}
+
+type dataV28 struct {
+	TypeMeta                 TypeMeta
+	DeploymentMeta           NamespacedName
+	ObjectMeta               ObjectMeta
+	Spec                     PodSpec
+	ProxyConfig              *ProxyConfig
+	MeshConfig               *MeshConfig
+	Values                   map[string]interface{}
+	Revision                 string
+	ProxyImage               string
+	NativeSidecars           bool
+	ProxyUID                 int64
+	ProxyGID                 int64
+	InboundTrafficPolicyMode string
+	CompliancePolicy         string
+}
+
+type dataMaster struct {
+	TypeMeta                 TypeMeta
+	DeploymentMeta           NamespacedName
+	ObjectMeta               ObjectMeta
+	Spec                     PodSpec
+	ProxyConfig              *ProxyConfig
+	MeshConfig               *MeshConfig
+	Values                   map[string]interface{}
+	Revision                 string
+	ProxyImage               string
+	ProxyInitImage           string
+	NativeSidecars           bool
+	ProxyUID                 int64
+	ProxyGID                 int64
+	InboundTrafficPolicyMode string
+	CompliancePolicy         string
+}
+
+func valuesPath(values map[string]interface{}, keys ...string) interface{} {
+	var cur interface{} = values
+	for _, k := range keys {
+		m, ok := cur.(map[string]interface{})
+		if !ok {
+			return nil
+		}
+		cur = m[k]
+	}
+	return cur
+}
+
+// proxyImage: inject.ProxyImage (and, for "proxy_init", the init image of later releases).
+func proxyImage(values map[string]interface{}, pc *ProxyConfig, annotations map[string]string, which string) string {
+	hub := fmt.Sprintf("%v", valuesPath(values, "global", "hub"))
+	if valuesPath(values, "global", "hub") == nil {
+		hub = ""
+	}
+	tag := ""
+	if t := valuesPath(values, "global", "tag"); t != nil {
+		tag = fmt.Sprintf("%v", t)
+	}
+	imageType, _ := valuesPath(values, "global", "variant").(string)
+	if pc.Image != nil {
+		imageType = pc.Image.ImageType
+	}
+	image := "proxyv2"
+	if s, ok := valuesPath(values, "global", which, "image").(string); ok && s != "" {
+		image = s
+	}
+	if it, ok := annotations["sidecar.istio.io/proxyImageType"]; ok {
+		imageType = it
+	}
+	if imageType != "" {
+		for _, known := range []string{"distroless", "debug"} {
+			if strings.HasSuffix(tag, "-"+known) {
+				tag = strings.TrimSuffix(tag, "-"+known)
+				break
+			}
+		}
+		if imageType != "default" {
+			tag += "-" + imageType
+		}
+	}
+	return hub + "/" + image + ":" + tag
+}
+
+// milliCores parses a CPU quantity into millicores, rounding up.
+func milliCores(q string) (int64, bool) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return 0, false
+	}
+	mult := 1000.0
+	switch {
+	case strings.HasSuffix(q, "m"):
+		mult, q = 1, strings.TrimSuffix(q, "m")
+	case strings.HasSuffix(q, "k"):
+		mult, q = 1e6, strings.TrimSuffix(q, "k")
+	}
+	f, err := strconv.ParseFloat(q, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(math.Ceil(f * mult)), true
+}
+
+// estimateConcurrency (1.12-1.19): ProxyConfig.Concurrency, else the proxy's CPU limit or request
+// (annotations first, then values), in whole cores rounded up.
+func estimateConcurrency(pc *ProxyConfig, annotations map[string]string, values map[string]interface{}) int {
+	if c, ok := pc.Concurrency.(*Int32Value); ok && c != nil {
+		return int(c.Value)
+	}
+	for _, a := range []string{"sidecar.istio.io/proxyCPULimit", "sidecar.istio.io/proxyCPU"} {
+		if v, ok := annotations[a]; ok {
+			if m, ok := milliCores(v); ok {
+				return int(math.Ceil(float64(m) / 1000))
+			}
+		}
+	}
+	for _, kind := range []string{"limits", "requests"} {
+		v := valuesPath(values, "global", "proxy", "resources", kind, "cpu")
+		if v == nil {
+			continue
+		}
+		if m, ok := milliCores(fmt.Sprint(v)); ok && m > 0 {
+			return int(math.Ceil(float64(m) / 1000))
+		}
+	}
+	return 0
+}
+
+func buildData(r release, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (interface{}, *ProxyConfig, error) {
+	pc := mesh.DefaultConfig
+	// The proxy.istio.io/config annotation is read from 1.6 on.
+	if a, ok := pod.ObjectMeta.Annotations["proxy.istio.io/config"]; ok && r.atLeast(6) {
+		var doc map[string]interface{}
+		if err := yaml.Unmarshal([]byte(a), &doc); err != nil {
+			return nil, nil, fmt.Errorf("could not parse proxy config: %v", err)
+		}
+		merged, err := mergeProxyConfig(r, pc, doc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("could not parse proxy config: %v", err)
+		}
+		pc = merged
+	}
+	dm, tm := getDeployMetaFromPod(pod)
+	if !r.atLeast(23) {
+		// Before 1.23 DeploymentMeta is a copy of the pod's ObjectMeta with the owner's name.
+		om := pod.ObjectMeta
+		om.OwnerReferences = nil
+		om.Name = dm.Name
+		if !r.atLeast(12) {
+			spec := pod.Spec
+			meta := pod.ObjectMeta
+			return &dataV5{&tm, &om, &meta, &spec, pc, mesh, values}, pc, nil
+		}
+		base := dataV12{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, 0}
+		if !r.atLeast(16) {
+			base.EstimatedConcurrency = estimateConcurrency(pc, pod.ObjectMeta.Annotations, values)
+			return &base, pc, nil
+		}
+		img := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy")
+		if !r.atLeast(20) {
+			return &dataV16{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, estimateConcurrency(pc, pod.ObjectMeta.Annotations, values), img}, pc, nil
+		}
+		return &dataV20{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, 1337, 1337}, pc, nil
+	}
+	img := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy")
+	itp := "passthrough"
+	if mesh.InboundTrafficPolicy != nil && mesh.InboundTrafficPolicy.Mode == 1 {
+		itp = "localhost"
+	}
+	switch {
+	case r.master:
+		initImg := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy_init")
+		return &dataMaster{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, initImg, native, 1337, 1337, itp, ""}, pc, nil
+	case r.atLeast(28):
+		return &dataV28{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, native, 1337, 1337, itp, ""}, pc, nil
+	}
+	return &dataV23{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, 1337, 1337, itp, ""}, pc, nil
+}
+
+// ---------- functions ----------
+
+func stageFuncs(r release, data interface{}) template.FuncMap {
+	f := istioFuncMap()
+	f["annotation"] = func(meta ObjectMeta, name string, def interface{}) string {
+		if v, ok := meta.Annotations[name]; ok {
+			return v
+		}
+		return fmt.Sprint(def)
+	}
+	ports := func(cs []Container, include func(Container) bool) string {
+		parts := []string{}
+		for _, c := range cs {
+			if !include(c) {
+				continue
+			}
+			for _, p := range c.Ports {
+				if p.Protocol == "UDP" || p.Protocol == "SCTP" {
+					continue
+				}
+				parts = append(parts, strconv.Itoa(int(p.ContainerPort)))
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	f["includeInboundPorts"] = func(cs []Container) string { return ports(cs, func(Container) bool { return true }) }
+	f["applicationPorts"] = func(cs []Container) string {
+		return ports(cs, func(c Container) bool { return c.Name != "istio-proxy" })
+	}
+	if r.atLeast(9) {
+		f["formatDuration"] = func(d *Duration) string { return d.AsDuration().String() }
+	} else {
+		// gogo types.DurationFromProto fails on nil; the old function fell back to "1s"
+		f["formatDuration"] = func(d *Duration) string {
+			if d == nil {
+				return "1s"
+			}
+			return d.AsDuration().String()
+		}
+	}
+	f["protoToJSON"] = func(v interface{}) string {
+		if pc, ok := v.(*ProxyConfig); ok && pc != nil && r.atLeast(6) {
+			v = cleanProxyConfig(r, pc)
+		}
+		rv := reflect.ValueOf(v)
+		if v == nil || (rv.Kind() == reflect.Ptr && rv.IsNil()) {
+			return "{}"
+		}
+		return protoJSON(v, minorOf(r))
+	}
+	f["otelResourceAttributes"] = func(mesh *MeshConfig, annotations, labels map[string]string, namespace string, containers []Container) string {
+		var providers []interface{}
+		if mesh != nil {
+			providers = mesh.ExtensionProviders
+		}
+		cs := make([]IstioContainer, 0, len(containers))
+		for _, c := range containers {
+			cs = append(cs, IstioContainer{Name: c.Name, Image: c.Image})
+		}
+		return istioOtelResourceAttributes(map[string]interface{}{"extensionProviders": providers}, annotations, labels, namespace, cs)
+	}
+	if !r.atLeast(8) {
+		// 1.5-1.7: render executes a template text over the same data
+		f["render"] = func(text string) string {
+			t, err := template.New("inject").Funcs(stageFuncs(r, data)).Parse(text)
+			if err != nil {
+				return ""
+			}
+			var b bytes.Buffer
+			if err := t.Execute(&b, data); err != nil {
+				return ""
+			}
+			return b.String()
+		}
+	}
+	return f
+}
+
+func runTemplates(r release, cfg injectorConfig, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (string, error) {
+	data, _, err := buildData(r, values, mesh, pod, revision, native)
+	if err != nil {
+		return "", err
+	}
+	names := cfg.DefaultTemplates
+	if a, ok := pod.ObjectMeta.Annotations["inject.istio.io/templates"]; ok {
+		names = nil
+		for _, n := range strings.Split(a, ",") {
+			names = append(names, strings.TrimSpace(n))
+		}
+	}
+	var resolved []string
+	for _, n := range names {
+		if al, ok := cfg.Aliases[n]; ok {
+			resolved = append(resolved, al...)
+		} else {
+			resolved = append(resolved, n)
+		}
+	}
+	outs := []string{}
+	for _, n := range resolved {
+		text, ok := cfg.Templates[n]
+		if !ok {
+			return strings.Join(outs, "\n---\n"), fmt.Errorf("requested template %q not found", n)
+		}
+		t, err := template.New("inject").Funcs(stageFuncs(r, data)).Parse(text)
+		if err != nil {
+			return strings.Join(outs, "\n---\n"), err
+		}
+		var b bytes.Buffer
+		err = t.Execute(&b, data)
+		outs = append(outs, b.String())
+		if err != nil {
+			return strings.Join(outs, "\n---\n"), err
+		}
+	}
+	return strings.Join(outs, "\n---\n"), nil
+}
