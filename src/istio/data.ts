@@ -467,11 +467,11 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
     throw e;
   }
 
-  // ProxyConfig: mesh defaultConfig, then the pod's proxy.istio.io/config annotation (Istio 1.8+)
+  // ProxyConfig: mesh defaultConfig, then the pod's proxy.istio.io/config annotation (read since 1.6)
   const annotations = annotationsOf(podJSON);
   let proxyConfig = opts.mesh.values.get('DefaultConfig') as ProtoStruct;
   const pca = annotations[PROXY_CONFIG_ANNOTATION];
-  if (pca !== undefined && atLeast(v, 1, 8)) {
+  if (pca !== undefined && atLeast(v, 1, 6)) {
     const pcDoc = parseYamlText(pca, `${where} annotation ${PROXY_CONFIG_ANNOTATION}`);
     try {
       proxyConfig = applyProxyConfig(v, proxyConfig, pcDoc.value ?? {}, {});

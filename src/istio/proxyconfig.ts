@@ -7,10 +7,10 @@
 //   defaultProxyConfig(version)           mesh.DefaultProxyConfig() of that release (a ProxyStruct)
 //   parseProxyConfig(version, json, opts) proto JSON → ProxyConfig view (unknown fields → opts.warn)
 //   applyProxyConfig(version, base, yamlObj, opts)
-//                                         Istio's applyProxyConfig: per-field replace (jsonpb; deep merge of
-//                                         nested messages for gogo releases ≤ 1.8) + ProxyMetadata union
+//                                         Istio's applyProxyConfig: per-field replace (jsonpb, every release)
+//                                         + ProxyMetadata union
 //   mergeModeFor(version)                 'deep' | 'replace'
-//   cleanProxyConfig(version, pc)         inject.cleanProxyConfig (≥ 1.10): fields equal to the defaults dropped
+//   cleanProxyConfig(version, pc)         inject.cleanProxyConfig (≥ 1.6): fields equal to the defaults dropped
 //   protoToJSONForTemplate(version, v)    the protoToJSON template function: jsonpb text, "{}" on nil
 //   ProxyModel                            type of proxyModel's result
 
@@ -210,8 +210,10 @@ function build(v: IstioVersion): ProxyModel {
   };
 }
 
-export function mergeModeFor(v: IstioVersion): MergeMode {
-  return atLeast(v, 1, 9) ? 'replace' : 'deep';
+export function mergeModeFor(_v: IstioVersion): MergeMode {
+  // gogo's jsonpb (≤ 1.8) allocates a fresh message for every field it reads, like golang/protobuf's:
+  // a nested message named in the YAML replaces the old one in every release.
+  return 'replace';
 }
 
 const DEFAULT_ZIPKIN = 'zipkin.istio-system:9411';
@@ -298,9 +300,10 @@ function wrapForCompare(x: GoValue): GoValue {
   return x;
 }
 
-/** The protoToJSON template function: jsonpb of the message ("{}" for nil), cleaned from 1.10 on. */
+/** The protoToJSON template function: jsonpb of the message ("{}" for nil); a ProxyConfig is cleaned
+ *  (istiod's cleanProxyConfig, inside protoToJSON since 1.6). */
 export function protoToJSONForTemplate(v: IstioVersion, m: GoValue): string {
   if (!(m instanceof ProtoStructClass)) return '{}';
-  const msg = m.msg.full === 'istio.mesh.v1alpha1.ProxyConfig' && atLeast(v, 1, 10) ? cleanProxyConfig(v, m) : m;
+  const msg = m.msg.full === 'istio.mesh.v1alpha1.ProxyConfig' && atLeast(v, 1, 6) ? cleanProxyConfig(v, m) : m;
   return protoToJSON(msg);
 }
