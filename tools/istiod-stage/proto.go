@@ -82,7 +82,9 @@ type ProxyConfig_TracingServiceName int32
 
 var tracingServiceNames = map[int32]string{0: "APP_LABEL_AND_NAMESPACE", 1: "CANONICAL_NAME_ONLY", 2: "CANONICAL_NAME_AND_NAMESPACE"}
 
-func (x ProxyConfig_TracingServiceName) String() string { return enumName(tracingServiceNames, int32(x)) }
+func (x ProxyConfig_TracingServiceName) String() string {
+	return enumName(tracingServiceNames, int32(x))
+}
 
 type ClientTLSSettings_TLSmode int32
 
@@ -94,7 +96,9 @@ type MeshConfig_InboundTrafficPolicy_Mode int32
 
 var inboundModeNames = map[int32]string{0: "PASSTHROUGH", 1: "LOCALHOST"}
 
-func (x MeshConfig_InboundTrafficPolicy_Mode) String() string { return enumName(inboundModeNames, int32(x)) }
+func (x MeshConfig_InboundTrafficPolicy_Mode) String() string {
+	return enumName(inboundModeNames, int32(x))
+}
 
 func enumName(names map[int32]string, v int32) string {
 	if n, ok := names[v]; ok {
