@@ -80,6 +80,8 @@ type injectorConfig struct {
 func main() {
 	version := flag.String("istio-version", "master", "Istio release whose istiod is emulated (1.5 ... master)")
 	cmFile := flag.String("configmap", "", "injector ConfigMap (data.config, data.values)")
+	tmplFile := flag.String("template", "", "a single injection template (instead of the ConfigMap's)")
+	valuesFile := flag.String("values", "", "injector values, JSON or YAML (instead of the ConfigMap's)")
 	meshFile := flag.String("mesh", "", "mesh config: the istio ConfigMap or MeshConfig YAML")
 	wlFile := flag.String("f", "", "workload (one object)")
 	namespace := flag.String("namespace", "default", "namespace of the admission request")
@@ -91,11 +93,28 @@ func main() {
 		fail("%v", err)
 	}
 
-	cm := readYAML(*cmFile)
-	data := asMap(cm["data"])
 	var cfg injectorConfig
-	if err := yaml.Unmarshal([]byte(str(data["config"])), &cfg); err != nil {
-		fail("data.config: %v", err)
+	data := map[string]interface{}{}
+	if *cmFile != "" {
+		data = asMap(readYAML(*cmFile)["data"])
+		if err := yaml.Unmarshal([]byte(str(data["config"])), &cfg); err != nil {
+			fail("data.config: %v", err)
+		}
+	}
+	if *tmplFile != "" {
+		// istioctl kube-inject --injectConfigFile style: one template, values apart
+		b, err := os.ReadFile(*tmplFile)
+		if err != nil {
+			fail("%v", err)
+		}
+		cfg.Template = string(b)
+	}
+	if *valuesFile != "" {
+		b, err := os.ReadFile(*valuesFile)
+		if err != nil {
+			fail("%v", err)
+		}
+		data["values"] = string(b)
 	}
 	if cfg.Templates == nil {
 		cfg.Templates = map[string]string{}
@@ -106,7 +125,7 @@ func main() {
 	if len(cfg.DefaultTemplates) == 0 {
 		cfg.DefaultTemplates = []string{"sidecar"}
 	}
-	var values map[string]interface{}
+	values := map[string]interface{}{}
 	if err := json.Unmarshal([]byte(str(data["values"])), &values); err != nil {
 		// istiod reads values as YAML too (sigs.k8s.io/yaml)
 		values = yamlMap([]byte(str(data["values"])), "data.values")
