@@ -1,0 +1,1 @@
+export function genFuncsCase(r, id) { return { name: `f${id}`, template: '{{ 1 }}' }; }

@@ -1,0 +1,1 @@
+export function genYamlCase(r, id) { return { name: `y${id}`, template: '{{ 1 }}' }; }
