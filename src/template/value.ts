@@ -325,7 +325,8 @@ export function isTrue(v: GoValue): boolean {
   }
   if (v === null) return false;
   if (Array.isArray(v)) return v.length > 0;
-  if (v instanceof GoNum) return v.v !== 0 && v.v !== 0n;
+  // A complex constant keeps its imaginary part beside the real one (exec.ts complexValue).
+  if (v instanceof GoNum) return (v.v !== 0 && v.v !== 0n) || ('im' in v && v.im !== 0);
   if (v instanceof GoNil) return false;
   if (v instanceof GoStruct) return true;
   if (v instanceof GoFunc) return true;
