@@ -542,6 +542,33 @@ class Printer {
     }
   }
 
+  /** Go's fmtComplex: (re+imi), both parts with the float verb, the imaginary part always signed. */
+  fmtComplex(re: number, im: number, size: 32 | 64, verb: string): void {
+    switch (verb) {
+      case 'v':
+      case 'b':
+      case 'g':
+      case 'G':
+      case 'x':
+      case 'X':
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E': {
+        const oldPlus = this.f.plus;
+        this.buf += '(';
+        this.fmtFloatVerb(re, size, verb);
+        this.f.plus = true;
+        this.fmtFloatVerb(im, size, verb);
+        this.buf += 'i)';
+        this.f.plus = oldPlus;
+        return;
+      }
+      default:
+        this.badVerb(verb);
+    }
+  }
+
   fmtString(v: string, verb: string): void {
     switch (verb) {
       case 'v':
@@ -783,7 +810,10 @@ class Printer {
       case 'chan':
         return this.fmtPointer(value, verb);
     }
-    // complex and other kinds the model does not hold
+    if ((kind === 'complex128' || kind === 'complex64') && value instanceof GoNum && 'im' in value) {
+      return this.fmtComplex(value.v as number, (value as GoNum & { im: number }).im, kind === 'complex64' ? 32 : 64, verb);
+    }
+    // other kinds the model does not hold
     this.buf += '?' + goTypeName(value) + '?';
   }
 
