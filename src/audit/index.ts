@@ -21,7 +21,7 @@ import { loadObjects, type InputObject, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
 import { RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
-import { asStringMap, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
+import { asStringMap, evidenceOf, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
@@ -191,8 +191,7 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
   return { findings, subjects, objects: objects.length };
 }
 
-/** The structured evidence behind a finding's location (file, line, col, and the workload path). */
-export const evidenceOf = new WeakMap<Finding, Evidence>();
+export { evidenceOf } from './types.js';
 
 export function audit(inputs: ReadonlyArray<InputText | string>, options: AuditOptions = {}): Finding[] {
   return auditDetailed(inputs, options).findings;

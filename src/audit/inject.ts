@@ -98,6 +98,11 @@ export function modelInject(w: InjectWorkload, ctx: InjectContext, s: Settings):
   const userContainers = asArray(get(w.spec, 'containers')).filter(isObject);
   const override = userContainers.find((c) => get(c, 'name') === PROXY);
   const merged: JsonObject = override ? { ...proxy, ...override } : proxy;
+  // istiod lays the pod's entry over the injected proxy with a strategic merge: maps such as
+  // lifecycle merge key by key (a pod-level preStop keeps the template's postStart)
+  if (override && isObject(proxy.lifecycle) && isObject(get(override, 'lifecycle'))) {
+    merged.lifecycle = { ...proxy.lifecycle, ...(get(override, 'lifecycle') as JsonObject) };
+  }
   if (override && Array.isArray(get(override, 'env'))) {
     const byName = new Map<string, unknown>();
     for (const e of [...env, ...asArray(get(override, 'env'))]) byName.set(String(get(e, 'name')), e);

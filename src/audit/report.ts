@@ -1,7 +1,7 @@
 // Findings for people (text grouped by workload), for programs (JSON) and for code scanning (SARIF 2.1.0).
 
 import { RULES } from './rules/index.js';
-import type { Finding, Severity } from './types.js';
+import { evidenceOf, type Finding, type Severity } from './types.js';
 import { VERSION } from '../version.js';
 
 const SEVERITY_COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -22,7 +22,7 @@ export function formatText(findings: Finding[], opts: { color?: boolean; workloa
     for (const f of fs) {
       out.push(`  ${c(f.severity, f.severity.padEnd(7))} ${f.rule}${f.container ? ` [${f.container}]` : ''}`);
       out.push(`          ${f.message}`);
-      out.push(`          ${dim('at')} ${f.location}`);
+      out.push(`          ${dim('at')} ${f.location}${detail(f)}`);
       out.push(`          ${dim('fix')} ${f.fix}`);
     }
     out.push('');
@@ -36,6 +36,17 @@ export function formatText(findings: Finding[], opts: { color?: boolean; workloa
       : `${total} finding${total === 1 ? '' : 's'}${scope}: ${count('error')} error, ${count('warning')} warning, ${count('info')} info.`,
   );
   return out.join('\n') + '\n';
+}
+
+/**
+ * What a file position alone does not say: that the evidence is a container the injector adds
+ * (the position is then the pod spec it is added to).
+ */
+function detail(f: Finding): string {
+  const ev = evidenceOf.get(f);
+  if (!ev || !ev.line) return '';
+  const m = /:([^:]*) \((as the injector would add it|as rendered|as injected)\)$/.exec(ev.path);
+  return m ? ` (${m[1]}, ${m[2]})` : '';
 }
 
 export function formatJson(findings: Finding[]): string {

@@ -634,8 +634,8 @@ class Analyzer {
     if (!canLeave) {
       if (constantCondition(node.cond, node.kind === 'while')) {
         reason = `\`${node.kind} ${condText(node.cond)}\` has no break or exit`;
-      } else {
-        reason = neverFalseListenerCount(node);
+      } else if (!boundedByCounter(node)) {
+        reason = neverFalseListenerCount(node) ?? proxyListenerWait(node);
       }
     }
     const fact: LoopFact = { text: node.text, unbounded: !!reason, reason, background: ctx.background };
@@ -668,6 +668,11 @@ class Analyzer {
       if (m) this.facts.pollsProxy = { text, port: Number(m[1] ?? m[2]) };
     }
     const cmd = base(rest[0]!);
+    if (!this.facts.pollsProxy && (cmd === 'nc' || cmd === 'ncat' || cmd === 'netcat')) {
+      // `nc -z localhost 15021`: waits for the proxy's port to open rather than for readiness
+      const port = proxyPortProbe(rest.slice(1));
+      if (port !== undefined) this.facts.pollsProxy = { text, port };
+    }
     switch (cmd) {
       case 'sleep': {
         const s = sleepSeconds(rest.slice(1));
@@ -729,6 +734,17 @@ class Analyzer {
     const grepTcp = argvs.some((a) => isGrep(a) && !grepInverted(a) && grepPatterns(a).some((p) => /^tcp6?$/i.test(p)));
     if (udp && grepTcp) this.facts.netstatUdpGrepTcp = true;
   }
+}
+
+/** `nc [-z] [-w N] localhost 15021` (or `127.0.0.1:15021`): the port of the proxy it probes. */
+function proxyPortProbe(args: string[]): number | undefined {
+  const plain = args.filter((a) => !a.startsWith('-') && !/^\d{1,2}$/.test(a));
+  for (let i = 0; i < plain.length; i++) {
+    const joined = /^(?:localhost|127\.0\.0\.1|\[?::1\]?):(15021|15020)$/.exec(plain[i]!);
+    if (joined) return Number(joined[1]);
+    if (/^(?:localhost|127\.0\.0\.1|::1)$/.test(plain[i]!) && /^(15021|15020)$/.test(plain[i + 1] ?? '')) return Number(plain[i + 1]);
+  }
+  return undefined;
 }
 
 function isGrep(a: string[]): boolean {
@@ -906,6 +922,130 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       if (whileNonZero || untilZero) {
         return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so the count never reaches 0`;
       }
+    }
+  }
+  return undefined;
+}
+
+/** Every word of a node, substitutions included, as written. */
+function wordsOf(node: Node, out: string[] = []): string[] {
+  switch (node.t) {
+    case 'simple':
+      for (const w of node.argv) out.push(w.raw);
+      break;
+    case 'pipeline':
+      node.cmds.forEach((c) => wordsOf(c, out));
+      break;
+    case 'andor':
+      node.items.forEach((c) => wordsOf(c, out));
+      break;
+    case 'list':
+      node.items.forEach((i) => wordsOf(i.node, out));
+      break;
+    case 'loop':
+      wordsOf(node.cond, out);
+      wordsOf(node.body, out);
+      break;
+    case 'for':
+    case 'group':
+      wordsOf(node.body, out);
+      break;
+    case 'if':
+      node.clauses.forEach((c) => (wordsOf(c.cond, out), wordsOf(c.body, out)));
+      if (node.otherwise) wordsOf(node.otherwise, out);
+      break;
+    case 'case':
+      node.arms.forEach((a) => wordsOf(a, out));
+      break;
+  }
+  return out;
+}
+
+/** The commands of a loop condition that each can end the loop on their own. */
+function conditionTerms(node: Extract<Node, { t: 'loop' }>): Node[] {
+  let n = node.cond;
+  if (n.t === 'list' && n.items.length > 0) n = n.items[n.items.length - 1]!.node;
+  // `while A && B` ends when either fails; `until A || B` when either succeeds
+  const joiner = node.kind === 'while' ? '&&' : '||';
+  if (n.t === 'andor') return n.ops.every((o) => o === joiner) ? n.items : [];
+  return [n];
+}
+
+/**
+ * `while [ $i -lt 25 ] && ...; do i=$((i+1)); ...`: a counter that the body moves towards its limit
+ * ends the loop whatever the rest of the condition does.
+ */
+function boundedByCounter(node: Extract<Node, { t: 'loop' }>): boolean {
+  const body = wordsOf(node.body).join(' ');
+  for (const term of conditionTerms(node)) {
+    if (term.t !== 'simple') continue;
+    const a = term.argv.map((w) => w.value);
+    const c = base(a[0] ?? '');
+    if (c !== '[' && c !== '[[' && c !== 'test') continue;
+    const inner = c === 'test' ? a.slice(1) : a.slice(1, -1);
+    if (inner.length !== 3) continue;
+    const v = /^\$\{?(\w+)\}?$/.exec(inner[0]!)?.[1];
+    if (!v || !/^\d+$/.test(inner[2]!)) continue;
+    const op = inner[1]!;
+    const up = node.kind === 'while' ? ['-lt', '-le', '-ne'] : ['-ge', '-gt', '-eq'];
+    const down = node.kind === 'while' ? ['-gt', '-ge', '-ne'] : ['-le', '-lt', '-eq'];
+    const sign = up.includes(op) && moves(body, v, '+') ? '+' : down.includes(op) && moves(body, v, '-') ? '-' : undefined;
+    if (sign) return true;
+  }
+  return false;
+}
+
+/** Does the script step variable v by a constant (`i=$((i+1))`, `((i++))`, `let i+=1`, `i=$(expr $i + 1)`)? */
+function moves(text: string, v: string, sign: '+' | '-'): boolean {
+  const s = sign === '+' ? '\\+' : '-';
+  const res = [
+    `(^|[\\s;])${v}=\\$\\(\\(\\s*\\$?${v}\\s*${s}\\s*\\d+\\s*\\)\\)`,
+    `\\(\\(\\s*(${v}\\s*(${s}${s}|${s}=)|${s}${s}${v})`,
+    `\\blet\\s+["']?(${v}(${s}${s}|${s}=)|${v}=\\$?${v}\\s*${s})`,
+    `(^|[\\s;])${v}=\\$\\(expr\\s+\\$${v}\\s+${s}`,
+    `(^|[\\s;])${v}=\\\`expr\\s+\\$${v}\\s+${s}`,
+  ];
+  return res.some((r) => new RegExp(r).test(text));
+}
+
+const PROXY_OWN_PORTS = /(^|[^\d])(15000|15020|15021|15090)([^\d]|$)/;
+
+/**
+ * A loop that waits for one of the proxy's own ports (admin 15000, pilot-agent 15020, readiness
+ * 15021, stats 15090) to stop listening: they close only when the proxy stops, after the hook.
+ */
+function proxyListenerWait(node: Extract<Node, { t: 'loop' }>): string | undefined {
+  const pipes: { cmds: string[][]; negated: boolean; inSub: boolean }[] = [];
+  const fromNode = (n: Node, inSub: boolean): void => {
+    if (n.t === 'pipeline') pipes.push({ cmds: n.cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value)), negated: n.negated, inSub });
+    else if (n.t === 'simple') {
+      pipes.push({ cmds: [n.argv.map((w) => w.value)], negated: false, inSub });
+      for (const w of n.argv) for (const sub of w.subs) fromNode(parseShell(sub), true);
+    } else if (n.t === 'list') n.items.forEach((i) => fromNode(i.node, inSub));
+    else if (n.t === 'andor') n.items.forEach((i) => fromNode(i, inSub));
+  };
+  fromNode(node.cond, false);
+  const cond = wordsOf(node.cond).join(' ');
+  for (const p of pipes) {
+    const lister = p.cmds.find((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
+    if (!lister) continue;
+    let port: string | undefined;
+    if (base(lister[0]!) === 'lsof') port = lister.slice(1).map((x) => PROXY_OWN_PORTS.exec(x)?.[2]).find(Boolean);
+    for (const a of p.cmds) {
+      if (!isGrep(a) || grepInverted(a)) continue;
+      port ??= grepPatterns(a).map((x) => PROXY_OWN_PORTS.exec(x)?.[2]).find(Boolean);
+    }
+    if (!port) continue;
+    // runs while the port is found: `while [ -n "$(...)" ]`, `while ... | grep -q`, a count above 0
+    let whilePresent: boolean;
+    if (p.inSub) {
+      const present = /(^|\s)-n\s|(-ne|-gt|!=)\s*"?0"?(\s|$|\])|-ge\s*"?1"?/.test(cond);
+      const absent = /(^|\s)-z\s|(-eq|==?)\s*"?0"?(\s|$|\])|-lt\s*"?1"?/.test(cond);
+      if (present === absent) continue;
+      whilePresent = present;
+    } else whilePresent = !p.negated;
+    if (whilePresent === (node.kind === 'while')) {
+      return `it waits until the proxy's own port ${port} stops listening, which happens only when the proxy stops, after this hook has returned`;
     }
   }
   return undefined;

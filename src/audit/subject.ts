@@ -144,7 +144,9 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       }
       return settings.customLifecycle.evidence;
     }
-    return { path: `${w.id}:${shown} (${injection === 'modelled' ? 'as the injector would add it' : injection === 'rendered' ? 'as rendered' : 'as injected'})` };
+    // not written in the input: cite the pod spec the injector adds it to, and say so in the path
+    const how = injection === 'modelled' ? 'as the injector would add it' : injection === 'rendered' ? 'as rendered' : 'as injected';
+    return podEvidence(w, ['spec', c.field], `${shown} (${how})`);
   };
 
   const g = get(spec, 'terminationGracePeriodSeconds');

@@ -15,6 +15,9 @@ export interface Finding {
   fix: string;
 }
 
+/** The structured evidence behind a finding's location (file, line, col, and the workload path). */
+export const evidenceOf = new WeakMap<Finding, Evidence>();
+
 /** Where a piece of evidence is: a position in an input file, else a path inside a workload. */
 export interface Evidence {
   file?: string;

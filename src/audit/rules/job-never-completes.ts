@@ -1,4 +1,4 @@
-import { entrypointFacts, envIndex, envValue, hook, proxyEnv } from '../lifecycle.js';
+import { entrypointFacts, envIndex, envValue, goParseBool, hook, proxyEnv } from '../lifecycle.js';
 import type { Rule } from './rule.js';
 
 export const jobNeverCompletes: Rule = {
@@ -6,12 +6,12 @@ export const jobNeverCompletes: Rule = {
   severity: 'error',
   summary: 'A Job or CronJob with a classic proxy sidecar and no way for the proxy to exit.',
   description:
-    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit, EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "true", or the proxy runs as a native sidecar.',
+    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit, EXIT_ON_ZERO_ACTIVE_CONNECTIONS is true (as Go\'s strconv.ParseBool reads it: "true", "True", "1", ...), or the proxy runs as a native sidecar.',
   check(s, report) {
     const proxy = s.proxy;
     if (!s.workload.runsToCompletion || !proxy || proxy.native || s.gateway) return;
     const exitOnZero = proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS');
-    if (exitOnZero === 'true') return;
+    if (goParseBool(exitOnZero) === true) return;
     for (const c of [...s.initContainers, ...s.containers]) {
       if (c.isProxy) continue;
       if (entrypointFacts(c).quitsProxy) return;
@@ -19,7 +19,7 @@ export const jobNeverCompletes: Rule = {
       if (pre && /quitquitquit/.test(pre.text)) return;
     }
     const kind = s.workload.kind === 'Job' || s.workload.kind === 'CronJob' ? s.workload.kind : `${s.workload.kind} with restartPolicy ${String(s.spec['restartPolicy'] ?? '')}`;
-    const note = exitOnZero !== undefined ? ` (EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "${exitOnZero}", which counts only as "true")` : '';
+    const note = exitOnZero !== undefined ? ` (EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "${exitOnZero}", which pilot-agent ${goParseBool(exitOnZero) === false ? 'reads as false' : 'cannot read as a bool and ignores'})` : '';
     const envAt = exitOnZero !== undefined && envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') !== undefined ? s.at(proxy, ['env', envIndex(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]) : undefined;
     report({
       container: proxy.name,

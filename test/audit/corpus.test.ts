@@ -1,0 +1,166 @@
+// The audit measured on a corpus written apart from the rule fixtures (test/audit/corpus/): each file
+// holds workloads as teams write them or as kubectl prints them, with hazards planted in several
+// disguises next to look-alikes that are fine. expected.yaml gives, per workload, the exact set of
+// rule ids; the library and the CLI must both report exactly that set, nothing for clean workloads.
+//
+// SIDECAR_RENDER_ISTIO_CONFIGMAPS (a folder of <version>/{istio-sidecar-injector,istio-mesh}.yaml,
+// not part of this repository) adds the same comparison with real injector ConfigMaps rendering the
+// raw workloads of real-injectors.yaml.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { auditDetailed, type AuditOptions, type Finding } from '../../src/audit/index.js';
+import { auditCommand } from '../../src/cli/audit.js';
+
+const corpus = join(import.meta.dirname, 'corpus');
+
+type Expect = Record<string, string[]>;
+interface FileSpec {
+  options: { kubeVersion?: string; nativeSidecars?: boolean; values?: string };
+  workloads: Expect;
+}
+
+function readSpec(raw: Record<string, unknown>): FileSpec {
+  const options = (raw['options'] ?? {}) as FileSpec['options'];
+  const workloads: Expect = {};
+  for (const [k, v] of Object.entries(raw)) if (k !== 'options') workloads[k] = [...(v as string[])].sort();
+  return { options, workloads };
+}
+
+const expectations = parse(readFileSync(join(corpus, 'expected.yaml'), 'utf8')) as Record<string, Record<string, unknown>>;
+const files = Object.keys(expectations).filter((f) => f.endsWith('.yaml'));
+
+function bySet(findings: Pick<Finding, 'workload' | 'rule'>[]): Expect {
+  const out: Expect = {};
+  for (const f of findings) (out[f.workload] ??= []).includes(f.rule) || out[f.workload]!.push(f.rule);
+  for (const k of Object.keys(out)) out[k]!.sort();
+  return out;
+}
+
+/** Expected and actual side by side for every workload named by either (clean ones as []). */
+function compare(want: Expect, got: Expect): { want: Expect; got: Expect } {
+  const names = new Set([...Object.keys(want), ...Object.keys(got)]);
+  const w: Expect = {};
+  const g: Expect = {};
+  for (const n of [...names].sort()) {
+    w[n] = want[n] ?? [];
+    g[n] = got[n] ?? [];
+  }
+  return { want: w, got: g };
+}
+
+function libOptions(o: FileSpec['options']): AuditOptions {
+  const opts: AuditOptions = {};
+  if (o.kubeVersion) opts.kubeVersion = o.kubeVersion;
+  if (o.nativeSidecars !== undefined) opts.nativeSidecars = o.nativeSidecars;
+  if (o.values) opts.values = { name: o.values, text: readFileSync(join(corpus, o.values), 'utf8') };
+  return opts;
+}
+
+function cliArgs(o: FileSpec['options']): string[] {
+  const a: string[] = [];
+  if (o.kubeVersion) a.push('--kube-version', o.kubeVersion);
+  if (o.nativeSidecars) a.push('--native-sidecars');
+  if (o.values) a.push('--values', join(corpus, o.values));
+  return a;
+}
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+  process.exitCode = undefined;
+  try {
+    const program = new Command('sidecar-render').exitOverride();
+    auditCommand(program).exitOverride();
+    await program.parseAsync(['node', 'sidecar-render', 'audit', ...args]);
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, out, err };
+}
+
+describe('audit corpus (library)', () => {
+  it('has the size it claims', () => {
+    const n = files.reduce((sum, f) => sum + Object.keys(readSpec(expectations[f]!).workloads).length, 0);
+    expect(files.length).toBeGreaterThanOrEqual(15);
+    expect(n).toBeGreaterThanOrEqual(60);
+    // every file of the corpus is in the expectations, and the other way round
+    const onDisk = readdirSync(corpus).filter((f) => /^c\d+.*\.yaml$/.test(f)).sort();
+    expect(onDisk).toEqual([...files].sort());
+  });
+
+  for (const file of files) {
+    it(file, () => {
+      const spec = readSpec(expectations[file]!);
+      const res = auditDetailed([{ name: file, text: readFileSync(join(corpus, file), 'utf8') }], libOptions(spec.options));
+      // every workload the expectations name was judged (a misread input would otherwise look clean)
+      const judged = new Set(res.subjects.map((s) => s.workload.id));
+      expect(Object.keys(spec.workloads).filter((w) => !judged.has(w))).toEqual([]);
+      const { want, got } = compare(spec.workloads, bySet(res.findings));
+      expect(got).toEqual(want);
+      for (const f of res.findings) {
+        expect(f.message, f.rule).toMatch(/\S/);
+        expect(f.fix, f.rule).toMatch(/\S/);
+        expect(f.location, `${f.rule} ${f.workload}`).toMatch(new RegExp(`^${file.replace(/\./g, '\\.')}:\\d+:\\d+$`));
+      }
+    });
+  }
+});
+
+describe('audit corpus (CLI, --output json)', () => {
+  for (const file of files) {
+    it(file, async () => {
+      const spec = readSpec(expectations[file]!);
+      const r = await cli('-f', join(corpus, file), '--output', 'json', '--fail-on', 'info', ...cliArgs(spec.options));
+      expect(r.err).toBe('');
+      const findings = JSON.parse(r.out) as Finding[];
+      for (const f of findings) expect(Object.keys(f).sort()).toEqual(['container', 'fix', 'location', 'message', 'rule', 'severity', 'workload']);
+      const { want, got } = compare(spec.workloads, bySet(findings));
+      expect(got).toEqual(want);
+      expect(r.code).toBe(findings.length ? 1 : 0);
+    });
+  }
+});
+
+const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
+describe('audit corpus with real injector ConfigMaps', () => {
+  const spec = parse(readFileSync(join(corpus, 'real-injectors.yaml'), 'utf8')) as {
+    inputs: { file: string; values?: string; kubeVersion?: string; expect: Record<string, Expect> }[];
+  };
+  it('names only corpus files', () => {
+    for (const input of spec.inputs) {
+      expect(existsSync(join(corpus, input.file))).toBe(true);
+      if (input.values) expect(existsSync(join(corpus, input.values))).toBe(true);
+    }
+  });
+  if (real && existsSync(real)) {
+    for (const v of readdirSync(real).sort()) {
+      const injector = join(real, v, 'istio-sidecar-injector.yaml');
+      const mesh = join(real, v, 'istio-mesh.yaml');
+      if (!existsSync(injector)) continue;
+      for (const input of spec.inputs) {
+        it(`Istio ${v}: ${input.file}${input.values ? ` with ${input.values}` : ''}`, () => {
+          const want: Expect = {};
+          for (const [w, byVersion] of Object.entries(input.expect)) want[w] = [...(byVersion[v] ?? byVersion['default'] ?? [])].sort();
+          const res = auditDetailed([{ name: input.file, text: readFileSync(join(corpus, input.file), 'utf8') }], {
+            injectorConfigMap: { name: injector, text: readFileSync(injector, 'utf8') },
+            ...(existsSync(mesh) ? { mesh: { name: mesh, text: readFileSync(mesh, 'utf8') } } : {}),
+            ...(input.values ? { values: { name: input.values, text: readFileSync(join(corpus, input.values), 'utf8') } } : {}),
+            ...(input.kubeVersion ? { kubeVersion: input.kubeVersion } : {}),
+          });
+          for (const s of res.subjects) if (s.injection !== 'none') expect(s.injection, `${s.workload.id}: ${s.injectionNote ?? ''}`).toBe('rendered');
+          const { want: w, got } = compare(want, bySet(res.findings));
+          expect(got).toEqual(w);
+        });
+      }
+    }
+  }
+});
