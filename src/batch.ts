@@ -84,7 +84,16 @@ export function runCase(c: BatchCase, opts: BatchOptions = {}): BatchResult {
       res.output = e.output;
     }
   }
+  res.output = asJsonText(res.output);
+  if (res.error !== null) res.error = asJsonText(res.error);
   return res;
+}
+
+// A byte that is not valid UTF-8 is held as a lone surrogate U+DC80..U+DCFF (see template/strconv.ts);
+// Go's encoding/json writes each such byte as U+FFFD, and the protocol is Go's JSON.
+const INVALID_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
+function asJsonText(s: string): string {
+  return s.replace(INVALID_BYTE, '\uFFFD');
 }
 
 function caseFuncs(c: BatchCase, t: Template, options: string[], opts: BatchOptions): FuncMap {

@@ -88,3 +88,11 @@ describe('template command', () => {
     );
   });
 });
+
+describe('invalid UTF-8 in results', () => {
+  it('is written as U+FFFD per byte, as Go encoding/json does, leaving valid pairs alone', () => {
+    const r = runCase({ name: 'bytes', template: '{{ printf "%s|%s" (slice "é" 0 1) "💀" }}' });
+    expect(r.error).toBeNull();
+    expect(r.output).toBe('\uFFFD|💀');
+  });
+});
