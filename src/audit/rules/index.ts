@@ -12,6 +12,7 @@ import { appWaitsForProxy } from './app-waits-for-proxy.js';
 import { holdWithRestartNever } from './hold-with-restart-never.js';
 import { unknownField } from './unknown-field.js';
 import { restartPolicyOnContainer } from './restart-policy-on-container.js';
+import { istioInitRestartAlways } from './istio-init-restart-always.js';
 
 export type { Rule, RawFinding } from './rule.js';
 
@@ -27,6 +28,7 @@ export const RULES: readonly Rule[] = [
   holdWithRestartNever,
   unknownField,
   restartPolicyOnContainer,
+  istioInitRestartAlways,
 ];
 
 export function ruleById(id: string): Rule | undefined {

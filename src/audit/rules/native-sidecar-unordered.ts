@@ -1,4 +1,4 @@
-import { hook } from '../lifecycle.js';
+import { hook, isIstioInit } from '../lifecycle.js';
 import { get, isObject } from '../types.js';
 import type { Rule } from './rule.js';
 
@@ -12,7 +12,8 @@ export const nativeSidecarUnordered: Rule = {
     'For an init container with restartPolicy: Always the kubelet moves on as soon as the container has started, unless a startupProbe or a postStart hook makes it wait. Without them the application can start before the proxy is ready.',
   check(s, report) {
     for (const c of s.initContainers) {
-      if (!c.native) continue;
+      // Istio's own one-shot init containers: istio-init-restart-always tells that story
+      if (!c.native || isIstioInit(c)) continue;
       if (isObject(get(c.spec, 'startupProbe'))) continue;
       const post = hook(c, 'postStart');
       if (c.isProxy ? post?.readinessWait === 'blocking' : post && post.readinessWait !== 'background') continue;
