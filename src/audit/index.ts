@@ -118,8 +118,11 @@ function representativeWorkload(): Workload {
   };
 }
 
-export function location(e: Evidence): string {
-  return e.file && e.line ? `${e.file}:${e.line}:${e.col ?? 1}` : e.path;
+/** file:line:col of the evidence; else of the workload it is about (a flag, a default); else its path. */
+export function location(e: Evidence, w?: Workload): string {
+  if (e.file && e.line) return `${e.file}:${e.line}:${e.col ?? 1}`;
+  const p = w?.object.locator.pos(w.object.path);
+  return p && w?.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : e.path;
 }
 
 /** Judge every workload of the inputs; findings in input order, most severe first within a workload. */
@@ -173,7 +176,7 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
           workload: w.id,
           container: f.container ?? null,
           message: f.message,
-          location: location(f.evidence),
+          location: location(f.evidence, w),
           fix: f.fix,
         };
         const key = `${finding.rule}\0${finding.container}\0${finding.message}`;

@@ -44,7 +44,9 @@ export function formatText(findings: Finding[], opts: { color?: boolean; workloa
  */
 function detail(f: Finding): string {
   const ev = evidenceOf.get(f);
-  if (!ev || !ev.line) return '';
+  if (!ev) return '';
+  // a flag or a default: the location is the workload's, the path says what it is
+  if (!ev.line) return ev.path !== f.location ? ` (${ev.path.replace(/^[^:]*:/, '')})` : '';
   const m = /:([^:]*) \((as the injector would add it|as rendered|as injected)\)$/.exec(ev.path);
   return m ? ` (${m[1]}, ${m[2]})` : '';
 }
@@ -122,6 +124,8 @@ function logical(f: Finding): string {
 
 /** Relative paths stay relative (code scanning resolves them against the checkout). */
 function toUri(file: string): string {
+  if (/^\//.test(file)) return 'file://' + file.split('/').map((p) => encodeURIComponent(p)).join('/');
+  if (/^[A-Za-z]:[\\/]/.test(file)) return 'file:///' + file.split(/[\\/]/).map((p, i) => (i === 0 ? p : encodeURIComponent(p))).join('/');
   return file
     .split(/[\\/]/)
     .map((p) => encodeURIComponent(p))

@@ -165,3 +165,62 @@ describe('audit corpus with real injector ConfigMaps', () => {
     }
   }
 });
+
+describe('audit corpus: the reports people and tools read', () => {
+  const all = files.filter((f) => !readSpec(expectations[f]!).options.kubeVersion).flatMap((f) => ['-f', join(corpus, f)]);
+
+  it('SARIF 2.1.0 with what code scanning requires on every result', async () => {
+    const r = await cli(...all, '--output', 'sarif');
+    const sarif = JSON.parse(r.out) as {
+      version: string;
+      $schema: string;
+      runs: { tool: { driver: { name: string; rules: { id: string; shortDescription: { text: string } }[] } }; results: Record<string, unknown>[] }[];
+    };
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.$schema).toMatch(/sarif-2\.1\.0/);
+    expect(sarif.runs).toHaveLength(1);
+    const run = sarif.runs[0]!;
+    expect(run.tool.driver.name).toMatch(/\S/);
+    const ids = run.tool.driver.rules.map((x) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(run.results.length).toBeGreaterThan(40);
+    for (const res of run.results as {
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[];
+    }[]) {
+      expect(ids[res.ruleIndex]).toBe(res.ruleId);
+      expect(['error', 'warning', 'note']).toContain(res.level);
+      expect(res.message.text).toMatch(/\S/);
+      expect(res.locations.length).toBeGreaterThan(0);
+      const pl = res.locations[0]!.physicalLocation;
+      expect(pl.artifactLocation.uri, res.ruleId).toMatch(/^(file:\/\/\/|[^/:]+\/).*c\d+[-\w]*\.yaml$/);
+      expect(Number.isInteger(pl.region.startLine) && pl.region.startLine >= 1).toBe(true);
+      expect(pl.region.startColumn).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('text: one block per workload, each finding with message, file:line:col and fix', async () => {
+    const r = await cli(...all, '--no-color');
+    const json = JSON.parse((await cli(...all, '--output', 'json')).out) as Finding[];
+    const blocks = r.out.trimEnd().split('\n\n');
+    const summary = blocks.pop()!;
+    expect(summary).toMatch(new RegExp(`^${json.length} findings in \\d+ workloads: \\d+ error, \\d+ warning, \\d+ info\\.$`));
+    const headers = blocks.map((b) => b.split('\n')[0]!);
+    expect(new Set(headers).size).toBe(headers.length);
+    expect(headers).toEqual([...new Set(json.map((f) => f.workload))]);
+    for (const b of blocks) {
+      const lines = b.split('\n').slice(1);
+      expect(lines.length % 4).toBe(0);
+      for (let i = 0; i < lines.length; i += 4) {
+        expect(lines[i]).toMatch(/^  (error|warning|info) +[a-z-]+( \[[\w-]+\])?$/);
+        expect(lines[i + 1]).toMatch(/^ {10}\S/);
+        expect(lines[i + 2]).toMatch(/^ {10}at \S+\.yaml:\d+:\d+( \(.+\))?$/);
+        expect(lines[i + 3]).toMatch(/^ {10}fix \S/);
+      }
+    }
+    expect(r.out).not.toContain('\x1b[');
+  });
+});
