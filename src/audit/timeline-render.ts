@@ -7,9 +7,11 @@ export function renderTimelineText(t: Timeline, opts: { color?: boolean } = {}):
   const bold = (s: string): string => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
   const lines: string[] = [bold(`${t.workload}`) + ` (${describeInjection(t.injection)})`];
   let n = 0;
-  for (const phase of ['startup', 'shutdown'] as const) {
-    lines.push(`  ${phase === 'startup' ? 'Start-up' : 'Shutdown'}:`);
-    for (const st of t.steps.filter((x) => x.phase === phase)) {
+  for (const phase of ['startup', 'completion', 'shutdown'] as const) {
+    const mine = t.steps.filter((x) => x.phase === phase);
+    if (phase === 'completion' && mine.length === 0) continue;
+    lines.push(`  ${phase === 'startup' ? 'Start-up' : phase === 'completion' ? 'When the work is done' : 'Shutdown (on deletion)'}:`);
+    for (const st of mine) {
       n++;
       const text = `${String(n).padStart(4)}. [${st.actor}] ${st.text}`;
       lines.push(st.warn ? warn(`${text}  <- hazard`) : text);
@@ -25,7 +27,7 @@ function describeInjection(i: Timeline['injection']): string {
     case 'rendered':
       return 'as the injector renders it';
     case 'modelled':
-      return 'as the injector would render it (model)';
+      return "as the injector would render it, by the audit's built-in model";
     case 'none':
       return 'no sidecar';
   }

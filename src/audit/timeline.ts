@@ -5,11 +5,13 @@
 
 import { fmtSeconds, hook, isIstioInit, proxyDrain, type HandlerFacts } from './lifecycle.js';
 import { proxyReadyFirst } from './rules/app-waits-for-proxy.js';
+import { proxyExit } from './rules/job-never-completes.js';
 import type { ContainerView, Subject } from './subject.js';
 import { get, getIn, isObject } from './types.js';
 
 export interface TimelineStep {
-  phase: 'startup' | 'shutdown';
+  /** `completion`: what happens when the work of a Job (or a run-once pod) is done. */
+  phase: 'startup' | 'completion' | 'shutdown';
   /** The container concerned, or `pod` / `kubelet`. */
   actor: string;
   text: string;
@@ -155,6 +157,24 @@ export function timeline(s: Subject): Timeline {
   const readiness = [...s.initContainers.filter((c) => c.native), ...s.containers].filter((c) => isObject(get(c.spec, 'readinessProbe'))).map((c) => c.name);
   add('startup', 'pod', `The pod becomes Ready and receives Service traffic once every container has started${readiness.length ? ` and the readinessProbes of ${readiness.join(', ')} pass` : ''}.`);
 
+  // ---- completion of run-to-completion pods: every container must exit
+  if (s.workload.runsToCompletion && s.proxy && !s.gateway) {
+    const apps = s.containers.filter((c) => !c.isProxy).map((c) => c.name).join(', ') || 'the application';
+    if (s.proxy.native) {
+      add('completion', 'kubelet', `When ${apps} exit${apps.includes(',') ? '' : 's'}, the kubelet stops the native sidecar istio-proxy and the pod completes.`);
+    } else {
+      const how = proxyExit(s);
+      add(
+        'completion',
+        'istio-proxy',
+        how
+          ? `When ${apps} finish${apps.includes(',') ? '' : 'es'}, ${how}: the proxy exits and the pod completes.`
+          : `When ${apps} finish${apps.includes(',') ? '' : 'es'}, istio-proxy keeps running: nothing tells it to exit, so the pod never completes.`,
+        !how,
+      );
+    }
+  }
+
   // ---- shutdown
   const grace = s.grace.seconds;
   add('shutdown', 'pod', `Deletion: the pod leaves the Service endpoints and the grace period of ${fmtSeconds(grace)} starts (terminationGracePeriodSeconds${s.grace.explicit ? '' : ', default'}).`);
@@ -162,12 +182,14 @@ export function timeline(s: Subject): Timeline {
   const laneOf = (c: ContainerView): Lane => lanes.find((l) => l.name === c.name && l.role === role(c))!;
   const mains = s.containers;
   const natives = s.initContainers.filter((c) => c.native);
-  const withPreStop = [...mains, ...natives].filter((c) => hook(c, 'preStop'));
+  // native sidecars run their preStop only when their own turn to stop comes, after the main containers
+  const withPreStop = mains.filter((c) => hook(c, 'preStop'));
   if (withPreStop.length) {
     add('shutdown', 'kubelet', `preStop hooks start at once, in parallel: ${withPreStop.map((c) => c.name).join(', ')}.`);
   }
   let mainExit = 0;
-  for (const c of mains) {
+  const sigtermAt = (c: ContainerView): number => Math.min(hook(c, 'preStop')?.seconds ?? 0, grace);
+  for (const c of [...mains].sort((a, b) => sigtermAt(a) - sigtermAt(b))) {
     const lane = laneOf(c);
     const pre = hook(c, 'preStop');
     const preEnd = pre ? Math.min(pre.seconds, grace) : 0;
@@ -177,17 +199,20 @@ export function timeline(s: Subject): Timeline {
         'shutdown',
         c.name,
         never
-          ? `preStop ${hookText(pre)} never returns: ${c.name} gets SIGTERM only when the grace period is over.`
-          : `preStop ${hookText(pre)} runs${pre.seconds > 0 ? ` for at least ${fmtSeconds(pre.seconds)}` : ''}; then ${c.name} gets SIGTERM.`,
+          ? `preStop ${hookText(pre)} never returns: ${c.name} is still in it when the grace period ends at ${fmtSeconds(grace)}.`
+          : `preStop ${hookText(pre)} runs${pre.seconds > 0 ? ` for at least ${fmtSeconds(pre.seconds)}` : ''}; then ${c.name} gets SIGTERM${pre.seconds > 0 ? ` at ~${fmtSeconds(preEnd)}` : ''}.`,
         never || pre.seconds > grace,
       );
       lane.preStopEnd = preEnd;
-    } else add('shutdown', c.name, `${c.name} gets SIGTERM immediately (no preStop).`);
+    } else add('shutdown', c.name, `${c.name} gets SIGTERM at 0s (no preStop).`);
     lane.sigterm = preEnd;
     let exit = preEnd;
-    if (c.isProxy && drain) {
+    if (c.isProxy && drain && pre?.seconds === Infinity) {
+      exit = Infinity;
+      add('shutdown', c.name, `The proxy never gets to drain (${fmtSeconds(drain.seconds)}, ${drain.what}): it is killed at ${fmtSeconds(grace)} with its connections open.`, true);
+    } else if (c.isProxy && drain) {
       exit = preEnd + drain.seconds;
-      add('shutdown', c.name, `The proxy drains for ${fmtSeconds(drain.seconds)} (${drain.what}) and exits${exit > grace ? ', but the grace period ends first' : ''}; from then on the other containers have no mesh connectivity.`, exit > grace);
+      add('shutdown', c.name, `The proxy drains for ${fmtSeconds(drain.seconds)} (${drain.what}) and exits at ~${fmtSeconds(Math.min(exit, grace))}${exit > grace ? ', cut short by the end of the grace period' : ''}; from then on the other containers have no mesh connectivity.`, exit > grace);
     }
     lane.exit = Math.min(exit, grace);
     lane.killed = exit >= grace && (pre?.seconds === Infinity || exit > grace);
@@ -208,7 +233,7 @@ export function timeline(s: Subject): Timeline {
       lane.sigterm = t;
       const d = c.isProxy && drain ? drain.seconds : 0;
       const exit = t + d;
-      add('shutdown', c.name, `${c.name} gets SIGTERM at ~${fmtSeconds(t)}${d ? ` and drains for ${fmtSeconds(d)}` : ''}${exit > grace ? ', but the grace period ends first' : ''}.`, exit > grace);
+      add('shutdown', c.name, `${pre ? `At ~${fmtSeconds(t)} the kubelet runs its preStop ${hookText(pre)}, then sends SIGTERM` : `${c.name} gets SIGTERM at ~${fmtSeconds(t)}`}${d ? `; it drains for ${fmtSeconds(d)}` : ''}${exit > grace ? ', but the grace period ends first' : ''}.`, exit > grace);
       lane.exit = Math.min(exit, grace);
       lane.killed = exit > grace;
       t = lane.exit;

@@ -116,7 +116,7 @@ describe('sidecar-render audit', () => {
     const t = await run('-f', hazard, '--timeline', '--no-color');
     expect(t.code).toBe(0);
     expect(t.out).toContain('Start-up:');
-    expect(t.out).toContain('Shutdown:');
+    expect(t.out).toContain('Shutdown (on deletion):');
     expect(t.out).toContain('SIGKILL');
     const svg = await run('-f', join(fixtures, 'seeds', '003-job-fixed.yaml'), '--timeline', '--timeline-format', 'svg');
     expect(svg.out.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);

@@ -74,3 +74,69 @@ spec:
     expect(t.steps[t.steps.length - 1]!.text).toContain('SIGKILL');
   });
 });
+
+describe('timeline: when a Job is done, and shutdown order', () => {
+  const job = (extra: string, cmd = '["./run"]') => `apiVersion: batch/v1
+kind: Job
+metadata: {name: once, namespace: batch}
+spec:
+  template:
+    metadata:
+      annotations: {${extra}}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: run
+        image: batch/run:1
+        command: ${cmd}
+`;
+  const completion = (t: ReturnType<typeof tl>) => t.steps.filter((s) => s.phase === 'completion');
+
+  it('a classic proxy with no exit keeps the pod from completing', () => {
+    const c = completion(tl(job('')));
+    expect(c).toHaveLength(1);
+    expect(c[0]!.warn).toBe(true);
+    expect(c[0]!.text).toMatch(/never completes/);
+  });
+
+  it('/quitquitquit, or a native sidecar, lets it complete', () => {
+    const quit = completion(tl(job('', '["sh", "-c", "./run; curl -fsS -X POST localhost:15020/quitquitquit"]')));
+    expect(quit[0]!.warn).toBeUndefined();
+    expect(quit[0]!.text).toMatch(/quitquitquit.*completes/);
+    const native = completion(tl(job('sidecar.istio.io/nativeSidecar: "true"'), '1.30'));
+    expect(native[0]!.text).toMatch(/stops the native sidecar istio-proxy and the pod completes/);
+  });
+
+  it('a long-running workload has no completion step; SIGTERMs are told in time order', () => {
+    const t = tl(deployment('        x: y'));
+    expect(completion(t)).toEqual([]);
+    const text = renderTimelineText(t);
+    expect(text).not.toContain('When the work is done');
+    // istio-proxy (no preStop, SIGTERM at 0s) comes before web (preStop sleep 20)
+    expect(text.indexOf('istio-proxy gets SIGTERM at 0s')).toBeGreaterThan(0);
+    expect(text.indexOf('istio-proxy gets SIGTERM at 0s')).toBeLessThan(text.indexOf('then web gets SIGTERM at ~20s'));
+  });
+
+  it('a preStop that never returns: the proxy never drains and is killed', () => {
+    const t = tl(`apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  namespace: x
+  annotations: {sidecar.istio.io/status: '{}'}
+spec:
+  containers:
+  - name: app
+    image: app
+  - name: istio-proxy
+    image: docker.io/istio/proxyv2:1.20.3
+    args: [proxy, sidecar]
+    lifecycle:
+      preStop:
+        exec: {command: [sh, -c, "while true; do sleep 1; done"]}
+`);
+    const text = renderTimelineText(t);
+    expect(text).toMatch(/never gets to drain/);
+    expect(text).toMatch(/SIGKILL to what still runs: istio-proxy/);
+  });
+});

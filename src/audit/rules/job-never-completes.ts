@@ -1,5 +1,18 @@
 import { entrypointFacts, envIndex, envValue, goParseBool, hook, proxyEnv } from '../lifecycle.js';
+import type { Subject } from '../subject.js';
 import type { Rule } from './rule.js';
+
+/** How a classic proxy learns that the work is done: the app's /quitquitquit call, or exit-on-zero. */
+export function proxyExit(s: Subject): string | undefined {
+  if (goParseBool(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')) === true) return 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS makes the proxy exit once its connections are gone';
+  for (const c of [...s.initContainers, ...s.containers]) {
+    if (c.isProxy) continue;
+    if (entrypointFacts(c).quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
+    const pre = hook(c, 'preStop');
+    if (pre && /quitquitquit/.test(pre.text)) return `${c.name}'s preStop calls the proxy's /quitquitquit`;
+  }
+  return undefined;
+}
 
 export const jobNeverCompletes: Rule = {
   id: 'job-never-completes',
@@ -10,14 +23,8 @@ export const jobNeverCompletes: Rule = {
   check(s, report) {
     const proxy = s.proxy;
     if (!s.workload.runsToCompletion || !proxy || proxy.native || s.gateway) return;
+    if (proxyExit(s)) return;
     const exitOnZero = proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS');
-    if (goParseBool(exitOnZero) === true) return;
-    for (const c of [...s.initContainers, ...s.containers]) {
-      if (c.isProxy) continue;
-      if (entrypointFacts(c).quitsProxy) return;
-      const pre = hook(c, 'preStop');
-      if (pre && /quitquitquit/.test(pre.text)) return;
-    }
     const kind = s.workload.kind === 'Job' || s.workload.kind === 'CronJob' ? s.workload.kind : `${s.workload.kind} with restartPolicy ${String(s.spec['restartPolicy'] ?? '')}`;
     const note = exitOnZero !== undefined ? ` (EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "${exitOnZero}", which pilot-agent ${goParseBool(exitOnZero) === false ? 'reads as false' : 'cannot read as a bool and ignores'})` : '';
     const envAt = exitOnZero !== undefined && envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') !== undefined ? s.at(proxy, ['env', envIndex(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]) : undefined;
