@@ -83,7 +83,15 @@ export interface ExecSet {
   lookupTree(name: string): { name: string; tree: Tree } | undefined;
   readonly funcs: FuncMap;
   readonly missingKey: MissingKey;
+  /** Whether any template of the set can change maps in place (see MUTATORS); absent: assume it can. */
+  mayMutate?(): boolean;
 }
+
+/**
+ * Functions that change a map in place (Sprig's set, unset and merges) or run template text unknown
+ * until execution (Helm's tpl). Only a set that calls one of them needs its data copied first.
+ */
+export const MUTATORS: ReadonlySet<string> = new Set(['set', 'unset', 'merge', 'mustMerge', 'mergeOverwrite', 'mustMergeOverwrite', 'tpl']);
 
 /** Resource limits; every breach is an ExecError naming the limit. */
 export interface ExecLimits {
@@ -101,6 +109,11 @@ export interface ExecLimits {
   maxListLength?: number;
   /** Total bytes functions may build in one execution, a list element counting 8 (default 1 GiB). */
   maxBuiltBytes?: number;
+  /**
+   * Copy the data's maps and slices before executing, so that functions changing maps in place never
+   * change the caller's objects. Default: only when a template of the set calls one of MUTATORS.
+   */
+  copyData?: boolean;
 }
 
 /** A limit was exceeded: never wrapped as a function error. */
@@ -729,6 +742,8 @@ interface VarBinding {
 export interface Compiled {
   run: Stmt;
   nslots: number;
+  /** The tree calls a function of MUTATORS. */
+  mutates: boolean;
 }
 
 const cache = new WeakMap<Tree, Compiled>();
@@ -739,7 +754,7 @@ export function compileTree(tree: Tree): Compiled {
   if (!c) {
     const comp = new Compiler();
     const run = comp.list(tree.root!);
-    c = { run, nslots: comp.nslots };
+    c = { run, nslots: comp.nslots, mutates: comp.mutates };
     cache.set(tree, c);
   }
   return c;
@@ -748,6 +763,7 @@ export function compileTree(tree: Tree): Compiled {
 class Compiler {
   scope: VarBinding[] = [{ name: '$', slot: 0, flag: -1 }];
   nslots = 1;
+  mutates = false;
 
   private lookupVar(name: string): VarBinding | undefined {
     for (let i = this.scope.length - 1; i >= 0; i--) if (this.scope[i]!.name === name) return this.scope[i];
@@ -848,13 +864,11 @@ class Compiler {
     let elemSlot = -1;
     let elemFlag = -1;
     let indexSlot = -1;
-    // Go sets the topmost variables of its stack, also for `range $k, $v = x` whose variables are
-    // assigned, not pushed; with too few variables the pipeline's assignment fails first at run time.
-    const eb = decl.length > 0 ? this.scope[this.scope.length - 1] : undefined;
-    if (eb) {
+    if (decl.length > 0) {
+      const eb = this.scope[this.scope.length - 1]!;
       elemSlot = eb.slot;
       eb.flag = elemFlag = this.nslots++;
-      if (decl.length > 1) indexSlot = this.scope[this.scope.length - 2]?.slot ?? -1;
+      if (decl.length > 1) indexSlot = this.scope[this.scope.length - 2]!.slot;
     }
     const nDecl = decl.length;
     const afterPipe = this.scope.length;
@@ -1209,6 +1223,7 @@ class Compiler {
   /** A function call: `ident` names it; `node` is where "error calling" points (the command, or the identifier as an argument). */
   private func(ident: IdentifierNode, node: Node, all: Node[]): Cmd {
     const name = ident.ident;
+    if (MUTATORS.has(name)) this.mutates = true;
     const args = all.slice(1).map((a) => this.arg(a));
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name]! : undefined;
     let cachedFuncs: FuncMap | null = null;
@@ -1243,12 +1258,14 @@ export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoV
   if (data === null) data = undefined;
   const outer = active;
   // The caller's data never changes: the outermost execution works on a copy (see copy.ts).
-  if (!outer) data = copyData(data);
+  if (!outer && (limits.copyData ?? set.mayMutate?.() ?? true)) data = copyData(data);
   const s = new State(set, name, limits, outer);
   active = s;
   const prevLimits = enterLimits(s.sizes);
   try {
     if (!tree || !tree.root) errorf(s, `${goQuote(name)} is an incomplete or empty template`);
+    // Helm's include and tpl nest executions; they count toward the template depth like {{template}}.
+    if (outer && s.depth > s.maxDepth) limitError(s, `exceeded maximum template depth (${s.maxDepth})`);
     const c = compileTree(tree);
     const vars: GoValue[] = new Array(c.nslots);
     vars[0] = data;
@@ -1279,7 +1296,7 @@ let active: State | null = null;
 
 /** JavaScript's own limits (stack depth, string and array length) reached: a clean error, never a crash. */
 function rangeErrorAsLimit(s: State, e: RangeError): LimitError {
-  const msg = /call stack/i.test(e.message)
+  const msg = e.message.includes('call stack')
     ? 'nesting exceeds the JavaScript call stack (a cyclic or too deeply nested value, or too deep recursion)'
     : `value exceeds what JavaScript can hold (${e.message})`;
   try {

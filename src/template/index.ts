@@ -4,7 +4,7 @@
 //   t.execute({ name: 'world' });            // "Hello world"
 
 import { ExecError, GoPanic, ParseError, TemplateError } from './errors.js';
-import { ExecLimits, LimitError, MissingKey, execute as run, type ExecSet } from './exec.js';
+import { ExecLimits, LimitError, MissingKey, compileTree, execute as run, type ExecSet } from './exec.js';
 import { BUILTINS } from './builtins.js';
 import { Tree } from './parse.js';
 import { isEmptyTree } from './nodes.js';
@@ -26,9 +26,18 @@ class Common implements ExecSet {
   tmpl = new Map<string, Template>();
   funcs: FuncMap = Object.create(null) as FuncMap;
   missingKey: MissingKey = MissingKey.Invalid;
+  /** Cached answer of mayMutate; reset whenever a tree is added. */
+  mutates: boolean | null = null;
   lookupTree(name: string): { name: string; tree: Tree } | undefined {
     const t = this.tmpl.get(name);
     return t && t.tree ? { name: t.name(), tree: t.tree } : undefined;
+  }
+  mayMutate(): boolean {
+    if (this.mutates === null) {
+      this.mutates = false;
+      for (const t of this.tmpl.values()) if (t.tree?.root && compileTree(t.tree).mutates) this.mutates = true;
+    }
+    return this.mutates;
   }
 }
 
@@ -102,6 +111,7 @@ export class Template {
 
   /** Go's AddParseTree: associate tree with name in this set (an empty tree never replaces a real one). */
   addParseTree(name: string, tree: Tree): Template {
+    this.common.mutates = null;
     const nt = name === this._name ? this : this.new(name);
     const old = this.common.tmpl.get(name);
     if (old && isEmptyTree(tree.root) && old.tree) {
