@@ -924,6 +924,27 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       }
     }
   }
+  // the pipeline as the condition itself: `while netstat -plnt | grep -v envoy | grep -q LISTEN`
+  for (const term of conditionTerms(node)) {
+    if (term.t !== 'pipeline') continue;
+    const p = term.cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value));
+    if (!p.some((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')))) continue;
+    const last = p[p.length - 1] ?? [];
+    if (!isGrep(last) || grepInverted(last)) continue;
+    const excluded: string[] = [];
+    let narrowed = false;
+    for (const a of p) {
+      if (!isGrep(a)) continue;
+      const pats = grepPatterns(a).flatMap(alternatives);
+      if (grepInverted(a)) excluded.push(...pats);
+      else if (!pats.every((x) => /^(tcp6?|udp6?|LISTEN|listen|:)$/i.test(x))) narrowed = true;
+    }
+    if (narrowed || !excluded.some((x) => /envoy/.test(x)) || excluded.some((x) => /pilot|agent/.test(x))) continue;
+    // runs while a line is left: `while` on the pipeline, or `until !` on it
+    if ((node.kind === 'while') !== term.negated) {
+      return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so a line is always left`;
+    }
+  }
   return undefined;
 }
 
