@@ -864,11 +864,13 @@ class Compiler {
     let elemSlot = -1;
     let elemFlag = -1;
     let indexSlot = -1;
-    if (decl.length > 0) {
-      const eb = this.scope[this.scope.length - 1]!;
+    // Go sets the topmost variables of its stack, also for `range $k, $v = x` whose variables are
+    // assigned, not pushed; with too few variables the pipeline's assignment fails first at run time.
+    const eb = decl.length > 0 ? this.scope[this.scope.length - 1] : undefined;
+    if (eb) {
       elemSlot = eb.slot;
       eb.flag = elemFlag = this.nslots++;
-      if (decl.length > 1) indexSlot = this.scope[this.scope.length - 2]!.slot;
+      if (decl.length > 1) indexSlot = this.scope[this.scope.length - 2]?.slot ?? -1;
     }
     const nDecl = decl.length;
     const afterPipe = this.scope.length;
