@@ -7,6 +7,7 @@ import { def, GoStruct, T, GoFunc, type FuncMap, type GoType, type GoValue } fro
 import { bcryptHash } from './bcrypt.js';
 import { randomBytes } from './random.js';
 import { fail, fromUtf8, panic, table, utf8, type SprigContext } from './util.js';
+import { decode64 } from './encoding.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
@@ -90,9 +91,12 @@ function decryptAES(password: string, crypt64: string): string {
   if (crypt64 === '') return '';
   const key = Buffer.alloc(32);
   Buffer.from(utf8(password)).copy(key, 0, 0, 32);
-  if (!/^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/.test(crypt64)) fail('illegal base64 data at input byte 0');
-  const crypt = Buffer.from(crypt64.replace(/[\r\n]/g, ''), 'base64');
-  if (crypt.length < 16) panic(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+  const decoded = decode64(crypt64);
+  if (typeof decoded === 'number') fail(`illegal base64 data at input byte ${decoded}`);
+  const crypt = Buffer.from(decoded);
+  // Go slices the decoded bytes inside DecodeString's buffer, whose capacity is DecodedLen of the input.
+  const capacity = Math.floor(utf8(crypt64).length / 4) * 3;
+  if (crypt.length < 16) panic(`runtime error: slice bounds out of range [:16] with capacity ${capacity}`);
   const iv = crypt.subarray(0, 16);
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) panic('crypto/cipher: input not full blocks');

@@ -15,7 +15,7 @@ const B64_MAP = decodeMap(B64);
 const B32_MAP = decodeMap(B32);
 
 /** base64.StdEncoding.DecodeString: the bytes, or the offset of Go's CorruptInputError. */
-function decode64(s: string): Uint8Array | number {
+export function decode64(s: string): Uint8Array | number {
   const src = utf8(s);
   const out: number[] = [];
   let si = 0;
