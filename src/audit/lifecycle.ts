@@ -128,19 +128,16 @@ export function proxyEnv(s: Subject, name: string): string | undefined {
 }
 
 /**
- * pilot-agent reads its bool env variables (EXIT_ON_ZERO_ACTIVE_CONNECTIONS, ...) with Go's
- * strconv.ParseBool: `1 t T TRUE true True` are true; anything else it cannot parse keeps the default.
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS counts as an exit mechanism only when it is exactly "true"
+ * (the project's audit semantics): any other spelling is reported, not trusted.
  */
-export function goParseBool(v: string | undefined): boolean | undefined {
-  if (v === undefined) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return undefined;
+export function exitOnZeroActive(v: string | undefined): boolean {
+  return v === 'true';
 }
 
 /** How long the proxy drains after SIGTERM: MINIMUM_DRAIN_DURATION with exit-on-zero, else terminationDrainDuration. */
 export function proxyDrain(s: Subject): { seconds: number; what: string; exitOnZero: boolean } {
-  const exitOnZero = goParseBool(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')) === true;
+  const exitOnZero = exitOnZeroActive(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'));
   if (exitOnZero) {
     const min = durationSeconds(proxyEnv(s, 'MINIMUM_DRAIN_DURATION') ?? '5s') ?? 5;
     return { seconds: min, what: 'MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS)', exitOnZero };

@@ -1,10 +1,10 @@
-import { entrypointFacts, envIndex, envValue, goParseBool, hook, proxyEnv } from '../lifecycle.js';
+import { entrypointFacts, envIndex, envValue, exitOnZeroActive, hook, proxyEnv } from '../lifecycle.js';
 import type { Subject } from '../subject.js';
 import type { Rule } from './rule.js';
 
 /** How a classic proxy learns that the work is done: the app's /quitquitquit call, or exit-on-zero. */
 export function proxyExit(s: Subject): string | undefined {
-  if (goParseBool(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')) === true) return 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS makes the proxy exit once its connections are gone';
+  if (exitOnZeroActive(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'))) return 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS makes the proxy exit once its connections are gone';
   for (const c of [...s.initContainers, ...s.containers]) {
     if (c.isProxy) continue;
     if (entrypointFacts(c).quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
@@ -19,14 +19,14 @@ export const jobNeverCompletes: Rule = {
   severity: 'error',
   summary: 'A Job or CronJob with a classic proxy sidecar and no way for the proxy to exit.',
   description:
-    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit, EXIT_ON_ZERO_ACTIVE_CONNECTIONS is true (as Go\'s strconv.ParseBool reads it: "true", "True", "1", ...), or the proxy runs as a native sidecar.',
+    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit, EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "true", or the proxy runs as a native sidecar.',
   check(s, report) {
     const proxy = s.proxy;
     if (!s.workload.runsToCompletion || !proxy || proxy.native || s.gateway) return;
     if (proxyExit(s)) return;
     const exitOnZero = proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS');
     const kind = s.workload.kind === 'Job' || s.workload.kind === 'CronJob' ? s.workload.kind : `${s.workload.kind} with restartPolicy ${String(s.spec['restartPolicy'] ?? '')}`;
-    const note = exitOnZero !== undefined ? ` (EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "${exitOnZero}", which pilot-agent ${goParseBool(exitOnZero) === false ? 'reads as false' : 'cannot read as a bool and ignores'})` : '';
+    const note = exitOnZero !== undefined ? ` (EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "${exitOnZero}", not "true")` : '';
     const envAt = exitOnZero !== undefined && envValue(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') !== undefined ? s.at(proxy, ['env', envIndex(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]) : undefined;
     report({
       container: proxy.name,
