@@ -13,7 +13,7 @@
 
 import { plainToGo } from './gostruct.js';
 import { detectIstioVersion, type Detection } from './version.js';
-import { InputError, parseYamlDocuments, parseYamlText, type Position, type YamlDoc } from './yamlsrc.js';
+import { InputError, parseYamlDocuments, parseYamlText, splitPath, type Position, type YamlDoc } from './yamlsrc.js';
 import type { GoMap } from '../template/value.js';
 import { newMap } from '../template/value.js';
 
@@ -189,9 +189,9 @@ export function subDoc(doc: YamlDoc, at: (string | number)[]): YamlDoc {
   return {
     value,
     file: doc.file,
-    positionOf: (segs) => doc.positionOf([...at, ...segs]),
-    where: (path) => {
-      const p = doc.positionOf([...at, ...path.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== '').map((x) => (/^\d+$/.test(x) ? Number(x) : x))]);
+    positionOf: (segs, key) => doc.positionOf([...at, ...segs], key),
+    where: (path, key) => {
+      const p = doc.positionOf([...at, ...splitPath(path)], key);
       return p ? `${doc.file}:${p.line}:${p.col}` : doc.file;
     },
   };

@@ -256,7 +256,7 @@ export function loadMeshConfig(text: string, v: IstioVersion, opts: { file?: str
   const warnings: MeshWarning[] = [];
   try {
     const mesh = applyMeshConfig(v, meshDoc.value, {
-      warn: (path, message) => warnings.push({ path: meshDoc.where(path), message }),
+      warn: (path, message) => warnings.push({ path: meshDoc.where(path, true), message }),
     });
     return { mesh, warnings, text: meshText };
   } catch (e) {

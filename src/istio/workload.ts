@@ -81,9 +81,12 @@ export function workloadFromObject(obj: unknown, doc: YamlDoc, at: (string | num
   } else if (spec && 'template' in spec) {
     tmpl = spec.template;
     templatePath = ['spec', 'template'];
+  } else if ((WORKLOAD_KINDS as readonly string[]).includes(kind)) {
+    tmpl = undefined;
+    templatePath = ['spec', 'template'];
   } else {
     if (NOT_WORKLOADS.has(kind) && !opts.strict) return undefined;
-    if (!opts.strict && !(WORKLOAD_KINDS as readonly string[]).includes(kind)) return undefined;
+    if (!opts.strict) return undefined;
     throw new InputError(`${where}: ${kind} ${name || '<unnamed>'} has no pod template (spec.template); supported kinds: ${WORKLOAD_KINDS.join(', ')}`);
   }
   if (!isObj(tmpl)) {

@@ -26,10 +26,11 @@ export interface Position {
 export interface YamlDoc {
   value: unknown;
   file: string;
-  /** 1-based line/col of the node at a path of keys/indexes; the nearest existing ancestor otherwise. */
-  positionOf(segs: (string | number)[]): Position | undefined;
-  /** "file:line:col" for a dotted path ("a.b[0].c"), or the file name when unknown. */
-  where(path: string): string;
+  /** 1-based line/col of the node at a path of keys/indexes (of its key when `key`); the nearest
+   *  existing ancestor otherwise. */
+  positionOf(segs: (string | number)[], key?: boolean): Position | undefined;
+  /** "file:line:col" for a dotted path ("a.b[0].c") — of the mapping key when `key` — or the file name. */
+  where(path: string, key?: boolean): string;
 }
 
 export function splitPath(path: string): (string | number)[] {
@@ -48,17 +49,18 @@ function makeDoc(doc: Document, lc: LineCounter, file: string, base?: Position):
     // text embedded in a block scalar: lines are relative to the scalar's first line (approximate column)
     return { line: base.line + p.line, col: p.col };
   };
-  const positionOf = (segs: (string | number)[]): Position | undefined => {
+  const positionOf = (segs: (string | number)[], key = false): Position | undefined => {
     let node: unknown = doc.contents;
     let last: Node | undefined = (doc.contents as Node | null) ?? undefined;
-    for (const s of segs) {
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!;
       if (isMap(node)) {
         const pair = node.items.find((it) => (isScalar(it.key) ? String(it.key.value) : String(it.key)) === String(s));
         if (!pair) break;
         const k = pair.key as Node | undefined;
         node = pair.value;
         last = (pair.value as Node | null) ?? k ?? last;
-        if (k && (node === null || node === undefined)) last = k;
+        if (k && (node === null || node === undefined || (key && i === segs.length - 1))) last = k;
       } else if (isSeq(node) && typeof s === 'number') {
         const it = node.items[s] as Node | undefined;
         if (!it) break;
@@ -73,8 +75,8 @@ function makeDoc(doc: Document, lc: LineCounter, file: string, base?: Position):
     value,
     file,
     positionOf,
-    where(path: string): string {
-      const p = positionOf(splitPath(path));
+    where(path: string, key = false): string {
+      const p = positionOf(splitPath(path), key);
       return p ? `${file}:${p.line}:${p.col}` : file;
     },
   };
