@@ -60,8 +60,9 @@ function fail(msg: string): never {
 
 // ---------- %#v of decoded values, for yaml.v2's and sigs.k8s.io/yaml's error texts ----------
 
-function sharpV(v: V2Value): string {
-  if (v === null) return '<nil>';
+function sharpV(v: V2Value, nested = false): string {
+  // fmt's %#v: a nil inside a container is a typed nil, a uint64 is hex.
+  if (v === null) return nested ? 'interface {}(nil)' : '<nil>';
   switch (typeof v) {
     case 'string':
       return goQuoteString(v);
@@ -70,12 +71,43 @@ function sharpV(v: V2Value): string {
     case 'number':
       return formatFloat(v, 'g', 64);
   }
-  if (Array.isArray(v)) return '[]interface {}{' + v.map(sharpV).join(', ') + '}';
+  if (Array.isArray(v)) return '[]interface {}{' + v.map((x) => sharpV(x, true)).join(', ') + '}';
   if (v instanceof V2Map) {
-    const parts = [...v.entries.values()].map(([k, x]) => sharpV(k) + ':' + sharpV(x));
-    return 'map[interface {}]interface {}{' + parts.sort().join(', ') + '}';
+    const entries = [...v.entries.values()].sort((a, b) => compareKeys(a[0], b[0]));
+    return 'map[interface {}]interface {}{' + entries.map(([k, x]) => sharpV(k, true) + ':' + sharpV(x, true)).join(', ') + '}';
   }
-  return String(v.int);
+  return v.int > (1n << 63n) - 1n ? '0x' + v.int.toString(16) : String(v.int);
+}
+
+/** fmt's map-key order for interface keys: nil first, then by dynamic type (the linker lays out
+ *  bool, float64, int, string, uint64 in name order), then by value; strings by bytes. */
+function compareKeys(a: V2Value, b: V2Value): number {
+  const ra = keyRank(a);
+  const rb = keyRank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
+  if (typeof a === 'number') return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
+  if (typeof a === 'string') return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b as string, 'utf8'));
+  if (a !== null && typeof a === 'object' && 'int' in a) {
+    const x = a.int;
+    const y = (b as { int: bigint }).int;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return 0;
+}
+
+function keyRank(v: V2Value): number {
+  if (v === null) return 0;
+  switch (typeof v) {
+    case 'boolean':
+      return 1;
+    case 'number':
+      return 2;
+    case 'string':
+      return 4;
+  }
+  if (!Array.isArray(v) && !(v instanceof V2Map)) return v.int > (1n << 63n) - 1n ? 5 : 3;
+  return 6;
 }
 
 function goTypeName(v: V2Value): string {
