@@ -89,7 +89,8 @@ export function proxyLifecycleIsCustom(s: Subject): boolean {
   const pre = hook(s.proxy, 'preStop');
   const post = hook(s.proxy, 'postStart');
   if (pre && !isIstioDrain(pre)) return true;
-  if (post && post.readinessWait === 'none') return true;
+  // a postStart the template never writes (no wait, or one that does not block) was put there by hand
+  if (post && post.readinessWait !== 'blocking') return true;
   return false;
 }
 

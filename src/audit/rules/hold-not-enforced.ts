@@ -23,8 +23,10 @@ export const holdNotEnforced: Rule = {
         fix: `Make istio-proxy the first entry of containers (remove the explicit ordering that puts ${first.name} ahead of it, or let the injector place it).`,
       });
     }
-    if (proxyLifecycleIsCustom(s)) return; // hold-dropped-by-lifecycle tells that story
     const post = hook(proxy, 'postStart');
+    // A custom lifecycle from the injector values is hold-dropped-by-lifecycle's story; on an injected
+    // pod nothing tells where a non-blocking postStart came from, so both rules speak.
+    if (proxyLifecycleIsCustom(s) && (s.injection !== 'injected' || !post)) return;
     if (!post) {
       report({
         container: proxy.name,
