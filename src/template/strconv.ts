@@ -203,7 +203,11 @@ function escapedRune(r: number, quote: string, asciiOnly: boolean): string {
   return '\\U' + hexN(r, 8);
 }
 
+// Printable ASCII needs no escapes but the quote and the backslash: the common case, without the rune walk.
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
 function quoteWith(s: string, quote: string, asciiOnly: boolean): string {
+  if (PLAIN_ASCII.test(s) && !s.includes(quote) && !s.includes('\\')) return quote + s + quote;
   let out = quote;
   for (const { r, byte } of runes(normalizeGoString(s))) {
     out += r < 0 ? '\\x' + hexN(byte, 2) : escapedRune(r, quote, asciiOnly);
