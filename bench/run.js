@@ -20,7 +20,8 @@ import { workloadList } from './lib/workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const dist = join(root, 'dist');
+// SIDECAR_RENDER_DIST: benchmark another build (e.g. of a clean checkout) instead of ./dist.
+const dist = process.env.SIDECAR_RENDER_DIST ?? join(root, 'dist');
 const imp = (p) => import(pathToFileURL(join(dist, p)).href);
 
 const { Template } = await imp('template/index.js');
@@ -52,17 +53,20 @@ const rounds = Number(opt('rounds') ?? (quick ? 1 : 3));
 
 // ---------- timing ----------
 
-/** Grow N as Go's testing.B does until one run of N calls lasts `secs`; warm up first. */
+/** Grow N as Go's testing.B does until one run of N calls lasts `secs`; warm up first. Wall time, and the
+ * process's CPU time (all threads, the garbage collector's included), which a busy machine skews less. */
 function timeOp(op, secs = seconds) {
   const warmEnd = performance.now() + Math.min(500, secs * 500);
   while (performance.now() < warmEnd) op();
   const goal = secs * 1e9;
   let n = 1;
   for (;;) {
+    const cpu0 = process.cpuUsage();
     const start = process.hrtime.bigint();
     for (let i = 0; i < n; i++) op();
     const ns = Number(process.hrtime.bigint() - start);
-    if (ns >= goal || n >= 1e9) return { n, nsPerOp: ns / n };
+    const cpu = process.cpuUsage(cpu0);
+    if (ns >= goal || n >= 1e9) return { n, nsPerOp: ns / n, cpuNsPerOp: ((cpu.user + cpu.system) * 1000) / n };
     let next = Math.floor((goal * n) / Math.max(ns, 1));
     next += Math.floor(next / 5);
     next = Math.min(next, 100 * n);
@@ -237,7 +241,8 @@ if (want('d')) {
 
 const results = [];
 const goBench = specs.length > 0 && buildGo() ? new GoBench() : null;
-const minOf = (a, b) => (!a || b.nsPerOp < a.nsPerOp ? b : a);
+/** The best of the rounds, wall and CPU time each on its own. */
+const minOf = (a, b) => (!a ? b : { ...a, nsPerOp: Math.min(a.nsPerOp, b.nsPerOp), cpuNsPerOp: Math.min(a.cpuNsPerOp, b.cpuNsPerOp) });
 for (const spec of specs) {
   const r = { id: spec.id, label: spec.label, tsOutput: spec.tsOutput, gtjsError: spec.gtjsError };
   for (let round = 0; round < rounds; round++) {
@@ -247,7 +252,7 @@ for (const spec of specs) {
       const g = await goBench.run(spec.goCase);
       if (g.error) r.goError = g.error;
       else {
-        r.go = minOf(r.go, { n: g.n, nsPerOp: g.nsPerOp, allocsPerOp: g.allocsPerOp });
+        r.go = minOf(r.go, { n: g.n, nsPerOp: g.nsPerOp, cpuNsPerOp: g.cpuNsPerOp, allocsPerOp: g.allocsPerOp });
         if (spec.tsOutput !== undefined) r.sameAsGo = spec.tsOutput === g.output ? 'yes' : `NO: ${firstDiff(spec.tsOutput, g.output)}`;
         if (spec.gtjsOutput !== undefined) r.gtjsSameAsGo = spec.gtjsOutput === g.output ? 'yes' : `no: ${firstDiff(spec.gtjsOutput, g.output)}`;
       }
@@ -260,7 +265,7 @@ goBench?.close();
 
 // ---------- the CLI ----------
 
-const bin = join(root, 'bin', 'sidecar-render.js');
+const bin = process.env.SIDECAR_RENDER_DIST ? join(here, 'lib', 'cli.js') : join(root, 'bin', 'sidecar-render.js');
 const ex = (f) => join(root, 'examples', f);
 const scratch = mkdtempSync(join(tmpdir(), 'sidecar-render-bench-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
@@ -328,24 +333,35 @@ if (want('mem')) {
 
 // ---------- report ----------
 
-const rows = [['case', 'TS ns/op', 'TS ops/s', 'Go ns/op', 'TS/Go', 'go-template-js ns/op', 'TS/go-template-js']];
-for (const r of results) {
-  rows.push([
-    r.label,
-    fmtNs(r.ts.nsPerOp),
-    fmtOps(r.ts.nsPerOp),
-    r.go ? fmtNs(r.go.nsPerOp) : r.goError ? 'error' : '-',
-    r.go ? fmtRatio(r.ts.nsPerOp, r.go.nsPerOp) : '-',
-    r.gtjs ? fmtNs(r.gtjs.nsPerOp) : r.gtjsError ? 'cannot render' : '-',
-    r.gtjs ? fmtRatio(r.ts.nsPerOp, r.gtjs.nsPerOp) : '-',
-  ]);
+function table(title, pick) {
+  const rows = [['case', 'TS ns/op', 'TS ops/s', 'Go ns/op', 'TS/Go', 'go-template-js ns/op', 'TS/go-template-js']];
+  for (const r of results) {
+    const ts = pick(r.ts);
+    const go = r.go ? pick(r.go) : undefined;
+    const gt = r.gtjs ? pick(r.gtjs) : undefined;
+    if (ts === undefined) continue;
+    rows.push([
+      r.label,
+      fmtNs(ts),
+      fmtOps(ts),
+      go !== undefined ? fmtNs(go) : r.goError ? 'error' : '-',
+      fmtRatio(ts, go),
+      gt !== undefined ? fmtNs(gt) : r.gtjsError ? 'cannot render' : '-',
+      fmtRatio(ts, gt),
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  console.log(title);
+  for (const [i, row] of rows.entries()) {
+    console.log(row.map((c, j) => c.padEnd(widths[j])).join('  ').trimEnd());
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
 }
-const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-console.log(`sidecar-render bench, node ${process.version}, ${seconds}s per case${quick ? ' (quick)' : ''}`);
-for (const [i, row] of rows.entries()) {
-  console.log(row.map((c, j) => c.padEnd(widths[j])).join('  '));
-  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-}
+
+console.log(`sidecar-render bench, node ${process.version}, ${seconds}s per case, best of ${rounds} round(s)${quick ? ' (quick)' : ''}`);
+table('wall time', (x) => x.nsPerOp);
+console.log('');
+table('CPU time (user+system, all threads of the process)', (x) => x.cpuNsPerOp);
 console.log('');
 for (const r of results) {
   const notes = [];

@@ -37,3 +37,12 @@ const show = (title, m) => {
 };
 show('self time', selfBy);
 show('\ntotal time', inclBy);
+
+// self time per file: which stage (engine, fmt, functions, yaml) the time goes to
+const byFile = new Map();
+for (const [id, t] of self) {
+  const f = byId.get(id).callFrame;
+  const k = f.url ? f.url.replace(/^.*\/(dist|node_modules)\//, '$1/') : f.functionName;
+  byFile.set(k, (byFile.get(k) ?? 0) + t);
+}
+show('\nself time per file', byFile);

@@ -9,7 +9,7 @@ import { readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const dist = process.env.SIDECAR_RENDER_DIST ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 const { Renderer, renderInputs } = await import(pathToFileURL(join(dist, 'istio', 'render.js')).href);
 const { workloadsFromText } = await import(pathToFileURL(join(dist, 'istio', 'workload.js')).href);
 

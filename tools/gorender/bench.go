@@ -9,7 +9,7 @@ package main
 //
 // and each stdout line, in the same order, is
 //
-//	{"name","nsPerOp","n","allocsPerOp","bytesPerOp","output","error"}
+//	{"name","nsPerOp","cpuNsPerOp","n","allocsPerOp","bytesPerOp","output","error"}
 //
 // "typed": the data's ObjectMeta and Containers keys are decoded into the Istio stand-in types (the
 // types the Istio functions take), the rest stays as encoding/json decoded it.
@@ -24,6 +24,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"text/template"
 	"time"
 
@@ -45,6 +46,7 @@ type benchCase struct {
 type benchResult struct {
 	Name        string  `json:"name"`
 	NsPerOp     float64 `json:"nsPerOp"`
+	CPUNsPerOp  float64 `json:"cpuNsPerOp"`
 	N           int     `json:"n"`
 	AllocsPerOp float64 `json:"allocsPerOp"`
 	BytesPerOp  float64 `json:"bytesPerOp"`
@@ -180,37 +182,41 @@ func benchOne(c *benchCase) (res benchResult) {
 	if seconds <= 0 {
 		seconds = 1
 	}
-	n, elapsed, allocs, bytes, err := benchLoop(op, time.Duration(seconds*float64(time.Second)))
+	n, elapsed, cpu, allocs, bytes, err := benchLoop(op, time.Duration(seconds*float64(time.Second)))
 	if err != nil {
 		return fail(err)
 	}
 	res.N = n
 	res.NsPerOp = float64(elapsed.Nanoseconds()) / float64(n)
+	res.CPUNsPerOp = float64(cpu.Nanoseconds()) / float64(n)
 	res.AllocsPerOp = float64(allocs) / float64(n)
 	res.BytesPerOp = float64(bytes) / float64(n)
 	return res
 }
 
 // benchLoop grows N the way testing.B does (predict from the last run, at most 100x, at least +1)
-// until one run of N iterations lasts at least d, and reports that run.
-func benchLoop(op func() error, d time.Duration) (n int, elapsed time.Duration, allocs, bytes uint64, err error) {
-	run := func(n int) (time.Duration, uint64, uint64, error) {
+// until one run of N iterations lasts at least d, and reports that run: wall time, and the CPU time of
+// the whole process (all threads, the garbage collector's included), which a busy machine skews less.
+func benchLoop(op func() error, d time.Duration) (n int, elapsed, cpu time.Duration, allocs, bytes uint64, err error) {
+	run := func(n int) (time.Duration, time.Duration, uint64, uint64, error) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
+		cpu0 := processCPU()
 		start := time.Now()
 		for i := 0; i < n; i++ {
 			if err := op(); err != nil {
-				return 0, 0, 0, err
+				return 0, 0, 0, 0, err
 			}
 		}
 		el := time.Since(start)
+		cpu1 := processCPU()
 		runtime.ReadMemStats(&after)
-		return el, after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, nil
+		return el, cpu1 - cpu0, after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, nil
 	}
 	n = 1
 	for {
-		elapsed, allocs, bytes, err = run(n)
+		elapsed, cpu, allocs, bytes, err = run(n)
 		if err != nil || elapsed >= d || n >= 1e9 {
 			return
 		}
@@ -230,4 +236,12 @@ func benchLoop(op func() error, d time.Duration) (n int, elapsed time.Duration, 
 		}
 		n = int(next)
 	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
