@@ -11,28 +11,37 @@ import { GO_TYPE, newMap, type GoMap, type GoType, type GoValue } from './value.
  */
 export function copyData(v: GoValue): GoValue {
   if (v === null || typeof v !== 'object') return v;
-  return copy(v, new Map());
-}
-
-function copy(v: GoValue, seen: Map<object, GoValue>): GoValue {
-  if (v === null || typeof v !== 'object') return v;
-  const done = seen.get(v);
-  if (done !== undefined) return done;
-  if (Array.isArray(v)) {
-    const out: GoValue[] = new Array(v.length);
-    seen.set(v, out);
-    const t = (v as { [GO_TYPE]?: GoType })[GO_TYPE];
+  // Iterative: data nested deeper than the JavaScript stack is copied all the same.
+  const seen = new Map<object, GoValue>();
+  const todo: Array<[object, GoValue[] | GoMap]> = [];
+  const copyOf = (x: GoValue): GoValue => {
+    if (x === null || typeof x !== 'object') return x;
+    const done = seen.get(x);
+    if (done !== undefined) return done;
+    let out: GoValue[] | GoMap;
+    if (Array.isArray(x)) out = new Array<GoValue>(x.length);
+    else {
+      const p = Object.getPrototypeOf(x);
+      if (p !== null && p !== Object.prototype) return x;
+      out = newMap();
+    }
+    const t = Object.prototype.hasOwnProperty.call(x, GO_TYPE) ? (x as { [GO_TYPE]?: GoType })[GO_TYPE] : undefined;
     if (t !== undefined) Object.defineProperty(out, GO_TYPE, { value: t, enumerable: false, configurable: true, writable: true });
-    for (let i = 0; i < v.length; i++) out[i] = copy(v[i], seen);
+    seen.set(x, out);
+    todo.push([x, out]);
     return out;
+  };
+  const root = copyOf(v);
+  while (todo.length > 0) {
+    const [src, dst] = todo.pop()!;
+    if (Array.isArray(src)) {
+      const d = dst as GoValue[];
+      for (let i = 0; i < src.length; i++) d[i] = copyOf(src[i] as GoValue);
+    } else {
+      const m = src as GoMap;
+      const d = dst as GoMap;
+      for (const k of Object.keys(m)) d[k] = copyOf(m[k]);
+    }
   }
-  const p = Object.getPrototypeOf(v);
-  if (p !== null && p !== Object.prototype) return v;
-  const m = v as GoMap;
-  const out = newMap();
-  seen.set(v, out);
-  const t = Object.prototype.hasOwnProperty.call(m, GO_TYPE) ? m[GO_TYPE] : undefined;
-  if (t !== undefined) Object.defineProperty(out, GO_TYPE, { value: t, enumerable: false, configurable: true, writable: true });
-  for (const k of Object.keys(m)) out[k] = copy(m[k], seen);
-  return out;
+  return root;
 }

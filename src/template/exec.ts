@@ -1278,6 +1278,15 @@ export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoV
       e.output = s.out;
       throw e;
     }
+    // A size limit reached outside any function call (printing a huge value).
+    if (e instanceof LimitExceeded) {
+      try {
+        limitError(s, e.message);
+      } catch (x) {
+        (x as ExecError).output = s.out;
+        throw x;
+      }
+    }
     // Nested executions leave a stack overflow to the function that started them (Helm reports its own error).
     if (e instanceof RangeError && !outer) {
       const err = rangeErrorAsLimit(s, e);

@@ -3,6 +3,7 @@
 // %!verb(...) error form. The printer mirrors the structure of Go's fmt: a per-call state holding the
 // flags, `printArg` for an operand and `printValue` for the values reached inside it.
 
+import { LimitExceeded, currentLimits } from './limits.js';
 import {
   GoFunc,
   GoNil,
@@ -762,6 +763,10 @@ class Printer {
   }
 
   printValue(value: GoValue, verb: string, depth: number, staticType?: GoType): void {
+    // A value that shares its parts can print exponentially long (list $x $x, doubled 40 times).
+    if (depth > 0 && this.buf.length > currentLimits().maxValueBytes) {
+      throw new LimitExceeded(`printed value exceeds the limit of ${currentLimits().maxValueBytes} bytes per value`);
+    }
     if (depth > 0 && value !== undefined && value !== null) {
       this.arg = value;
       if (this.handleMethods(verb)) return;

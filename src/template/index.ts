@@ -104,7 +104,13 @@ export class Template {
     const treeSet = new Map<string, Tree>();
     const funcs = this.common.funcs;
     const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(funcs, name) || Object.prototype.hasOwnProperty.call(BUILTINS, name);
-    new Tree(this._name).parse(text, this.leftDelim, this.rightDelim, treeSet, has);
+    try {
+      new Tree(this._name).parse(text, this.leftDelim, this.rightDelim, treeSet, has);
+    } catch (e) {
+      // Go's parser nests as deep as the text does; ours stops at the JavaScript stack, with a ParseError.
+      if (e instanceof RangeError) throw new ParseError(`template: ${this._name}: nesting exceeds the JavaScript call stack`, this._name, 0, 0);
+      throw e;
+    }
     for (const [name, tree] of treeSet) this.addParseTree(name, tree);
     return this;
   }

@@ -244,7 +244,8 @@ export class Lexer {
 
 function countNewlines(s: string, from: number, to: number): number {
   let n = 0;
-  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  // Only [from, to): indexOf would scan to the end of the text when no newline is near (quadratic lexing).
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 10) n++;
   return n;
 }
 

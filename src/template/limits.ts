@@ -62,11 +62,14 @@ export function checkStringSize(bytes: number): void {
   charge(bytes);
 }
 
-/** A function is about to build a list of n elements. */
-export function checkListLength(n: number | bigint): void {
+/**
+ * A function is about to build a list of n elements. `charge`: count it toward maxBuiltBytes (lists
+ * made from nothing, like until's; a copy that grows a list by one, like append's, only checks the length).
+ */
+export function checkListLength(n: number | bigint, charge_ = true): void {
   const l = current;
   if (n > l.maxListLength) throw new LimitExceeded(`list of ${n} elements exceeds the limit of ${l.maxListLength} elements`);
-  charge(Number(n) * 8);
+  if (charge_) charge(Number(n) * 8);
 }
 
 function charge(bytes: number): void {
