@@ -162,6 +162,16 @@ function index(item: GoValue, ...indexes: GoValue[]): GoValue {
   return item;
 }
 
+/** index with one index (the engine calls it so): a string key into an untyped map without the rest array. */
+export function index1(item: GoValue, idx: GoValue): GoValue {
+  if (typeof idx === 'string' && isPlainMap(item)) {
+    const t = item[GO_TYPE];
+    if (t === undefined) return Object.prototype.hasOwnProperty.call(item, idx) ? item[idx] : null;
+    if (t.key === T.string) return Object.prototype.hasOwnProperty.call(item, idx) ? item[idx] : zeroValue(t.elem ?? T.iface);
+  }
+  return index(item, idx);
+}
+
 function keyString(k: GoValue): string | undefined {
   if (typeof k === 'string') return k;
   if (typeof k === 'bigint') return k.toString();
@@ -346,7 +356,14 @@ function eq(arg1: GoValue, ...arg2: GoValue[]): boolean {
   return false;
 }
 
+/** eq with exactly two arguments (the engine calls it so): strings compared without the general walk. */
+export function eq2(arg1: GoValue, arg2: GoValue): boolean {
+  if (typeof arg1 === 'string' && typeof arg2 === 'string') return arg1 === arg2;
+  return eq(arg1, arg2);
+}
+
 function ne(arg1: GoValue, arg2: GoValue): boolean {
+  if (typeof arg1 === 'string' && typeof arg2 === 'string') return arg1 !== arg2;
   return !eq(arg1, arg2);
 }
 

@@ -58,7 +58,7 @@ import {
   MAP_STRING_IFACE,
   SLICE_IFACE,
 } from './value.js';
-import { BUILTINS, SLICE_INDEX_IFACE } from './builtins.js';
+import { BUILTINS, SLICE_INDEX_IFACE, eq2, index1 } from './builtins.js';
 import { copyData } from './copy.js';
 import {
   DEFAULT_MAX_BUILT_BYTES,
@@ -548,16 +548,153 @@ function evalCall(
     else if (numIn === 2) v = fn.fn(argv[0], argv[1]);
     else v = fn.fn(...argv);
   } catch (e) {
-    if (e instanceof LimitError) throw e;
-    if (e instanceof LimitExceeded) {
-      s.node = node;
-      limitError(s, `error calling ${name}: ${e.message}`);
-    }
-    const msg = errorText(e);
-    s.node = node;
-    errorf(s, `error calling ${name}: ${msg}`);
+    callFailed(s, e, node, name);
   }
   return asDeclared(fn.resultType, v);
+}
+
+/** A function threw: Go's "error calling NAME: ..." (a limit stays a limit error). */
+function callFailed(s: State, e: unknown, node: Node, name: string): never {
+  if (e instanceof LimitError) throw e;
+  if (e instanceof LimitExceeded) {
+    s.node = node;
+    limitError(s, `error calling ${name}: ${e.message}`);
+  }
+  const msg = errorText(e);
+  s.node = node;
+  errorf(s, `error calling ${name}: ${msg}`);
+}
+
+// A call site is specialised for the function it last called: each argument's conversion is decided
+// once (most parameters are interface {}, reflect.Value or string, which need no validation work), and
+// up to four arguments are passed without building an argument array.
+
+const enum Conv {
+  /** reflect.Value: the value as it is. */
+  Raw,
+  /** interface {}: an invalid value becomes nil. */
+  Iface,
+  /** string: a JS string passes; anything else is checked the general way. */
+  String,
+  /** Go's validateType, then the JS form of the declared type. */
+  Generic,
+}
+
+function convOf(t: GoType): Conv {
+  if (t === T.reflectValue) return Conv.Raw;
+  if (t === T.iface) return Conv.Iface;
+  if (t === T.string) return Conv.String;
+  return Conv.Generic;
+}
+
+/** evalArg then toJs, with the common parameter types inline. */
+function argValue(s: State, dot: GoValue, di: boolean, a: ArgEval, t: GoType, c: Conv): GoValue {
+  let v: GoValue;
+  if (a.kind === ArgKind.Expr) {
+    s.node = a.node;
+    s.iface = false;
+    v = a.expr!(s, dot, di);
+  } else if (a.kind === ArgKind.Dot) {
+    s.node = a.node;
+    s.iface = di;
+    v = dot;
+  } else return toJs(t, evalArg(s, dot, di, t, a));
+  return convert(s, v, t, c);
+}
+
+function convert(s: State, v: GoValue, t: GoType, c: Conv): GoValue {
+  switch (c) {
+    case Conv.Raw:
+      return v;
+    case Conv.Iface:
+      return v === undefined ? null : v;
+    case Conv.String:
+      if (typeof v === 'string') return v;
+  }
+  return toJs(t, validateType(s, v, t));
+}
+
+/** How one call site calls one function with a fixed number of arguments (the piped one included). */
+interface CallPlan {
+  fn: GoFunc;
+  hasFinal: boolean;
+  numIn: number;
+  types: GoType[];
+  convs: Conv[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  impl: (...args: any[]) => GoValue;
+  /** asDeclared is the identity for the result type. */
+  rawResult: boolean;
+  ifaceResult: boolean;
+}
+
+/** A plan, or null when the general path must run (argument count errors, and, or, slice, many arguments). */
+function planCall(fn: GoFunc, special: string | undefined, nargs: number, hasFinal: boolean): CallPlan | null {
+  if (special !== undefined) return null;
+  const numIn = hasFinal ? nargs + 1 : nargs;
+  if (numIn > 4) return null;
+  const params = fn.params;
+  const types: GoType[] = [];
+  if (fn.variadic) {
+    const numFixed = params.length - 1;
+    if (numIn < numFixed) return null;
+    const et = params[numFixed]!.elem ?? T.iface;
+    for (let i = 0; i < numIn; i++) types.push(i < numFixed ? params[i]! : et);
+  } else {
+    if (numIn !== params.length) return null;
+    for (let i = 0; i < numIn; i++) types.push(params[i]!);
+  }
+  const rt = fn.resultType;
+  let impl = fn.fn;
+  if (numIn === 2 && fn === BUILTINS.eq) impl = eq2;
+  else if (numIn === 2 && fn === BUILTINS.index) impl = index1;
+  return {
+    fn,
+    hasFinal,
+    numIn,
+    types,
+    convs: types.map(convOf),
+    impl,
+    rawResult: rt === T.string || rt === T.bool || rt.kind === 'interface' || rt === T.reflectValue,
+    ifaceResult: rt.kind === 'interface',
+  };
+}
+
+/** The call through a plan: same order of evaluation, same errors as evalCall. */
+function planned(s: State, dot: GoValue, di: boolean, p: CallPlan, node: Node, name: string, args: ArgEval[], final: Final): GoValue {
+  const n = p.numIn;
+  const nargs = args.length;
+  const ts = p.types;
+  const cs = p.convs;
+  let a0: GoValue, a1: GoValue, a2: GoValue, a3: GoValue;
+  if (n > 0) a0 = nargs > 0 ? argValue(s, dot, di, args[0]!, ts[0]!, cs[0]!) : convert(s, final as GoValue, ts[0]!, cs[0]!);
+  if (n > 1) a1 = nargs > 1 ? argValue(s, dot, di, args[1]!, ts[1]!, cs[1]!) : convert(s, final as GoValue, ts[1]!, cs[1]!);
+  if (n > 2) a2 = nargs > 2 ? argValue(s, dot, di, args[2]!, ts[2]!, cs[2]!) : convert(s, final as GoValue, ts[2]!, cs[2]!);
+  if (n > 3) a3 = nargs > 3 ? argValue(s, dot, di, args[3]!, ts[3]!, cs[3]!) : convert(s, final as GoValue, ts[3]!, cs[3]!);
+  const f = p.impl;
+  let v: GoValue;
+  try {
+    switch (n) {
+      case 0:
+        v = f();
+        break;
+      case 1:
+        v = f(a0);
+        break;
+      case 2:
+        v = f(a0, a1);
+        break;
+      case 3:
+        v = f(a0, a1, a2);
+        break;
+      default:
+        v = f(a0, a1, a2, a3);
+    }
+  } catch (e) {
+    callFailed(s, e, node, name);
+  }
+  s.iface = p.ifaceResult;
+  return p.rawResult ? v : asDeclared(p.fn.resultType, v);
 }
 
 function notAFunction(s: State, args: Node[], final: Final): void {
@@ -1230,6 +1367,9 @@ class Compiler {
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name]! : undefined;
     let cachedFuncs: FuncMap | null = null;
     let cachedFn: GoFunc | undefined;
+    let plan: CallPlan | null = null;
+    let planFor: GoFunc | null = null;
+    let planFinal = false;
     return (s, dot, di, final) => {
       s.node = ident;
       let fn: GoFunc | undefined;
@@ -1245,6 +1385,13 @@ class Compiler {
         fn = builtin;
         special = fn.special;
       }
+      const hasFinal = final !== MISSING;
+      if (planFor !== fn || planFinal !== hasFinal) {
+        plan = planCall(fn, special, args.length, hasFinal);
+        planFor = fn;
+        planFinal = hasFinal;
+      }
+      if (plan !== null) return planned(s, dot, di, plan, node, name, args, final);
       const v = evalCall(s, dot, di, fn, NO_RECV, special, node, name, args, final);
       s.iface = fn.resultType.kind === 'interface';
       return v;
