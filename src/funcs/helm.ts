@@ -13,7 +13,7 @@
 // into the clone under the set's name and executes it, as Helm does.
 
 import { funcMap, def, newMap, withType, GoError, GoNil, SLICE_IFACE, MAP_STRING_IFACE, type FuncMap, type GoValue } from '../template/value.js';
-import { TemplateError, type Template } from '../template/index.js';
+import { LimitError, TemplateError, type Template } from '../template/index.js';
 import { goQuote } from '../template/quote.js';
 import { sprigFuncs, type SprigOptions } from './sprig/index.js';
 import { goJsonMarshal, GoJsonError } from '../yaml/json.js';
@@ -75,6 +75,8 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
       try {
         return set().executeTemplate(name, data ?? null);
       } catch (e) {
+        // A resource limit ends the whole render, reported where it was reached.
+        if (e instanceof LimitError) throw e;
         // JavaScript's stack is shallower than Go's: report what Helm reports at its limit.
         if (isStackOverflow(e)) throw nestedError(name);
         throw new GoError(execErrorText(e));
@@ -101,6 +103,7 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
       try {
         out = nt.execute(vals ?? null);
       } catch (e) {
+        if (e instanceof LimitError) throw e;
         if (isStackOverflow(e)) throw nestedError(parent.name());
         throw new GoError(`error during tpl function execution for ${goQuote(text)}: ${execErrorText(e)}`);
       }

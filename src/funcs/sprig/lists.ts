@@ -1,5 +1,6 @@
 // Sprig's list functions (list.go). Lists are any slice or array; results are []interface {}.
 
+import { checkListLength } from '../../template/limits.js';
 import {
   def,
   GoNil,
@@ -93,21 +94,28 @@ function concat(...lists: GoValue[]): GoValue {
   for (const list of lists) {
     const k = kindOrPanic(list);
     if (k !== 'slice' && k !== 'array') panic(`Cannot concat type ${k} as list`);
+    if (Array.isArray(list)) checkListLength((res?.length ?? 0) + list.length, false);
     for (const e of Array.isArray(list) ? list : []) (res ??= []).push(e);
   }
   return res ? iface(res) : nilSlice();
 }
 
 export function listFuncs(): FuncMap {
-  const push = (list: GoValue, v: GoValue): GoValue => iface([...elems(list, (k) => `Cannot push on type ${k}`), v]);
+  const push = (list: GoValue, v: GoValue): GoValue => {
+    const l = elems(list, (k) => `Cannot push on type ${k}`);
+    checkListLength(l.length + 1, false);
+    return iface([...l, v]);
+  };
   return table([
     def('list', `func(...${I}) []${I}`, (...v: GoValue[]) => iface(v)),
     def('tuple', `func(...${I}) []${I}`, (...v: GoValue[]) => iface(v)),
     ...pair('push', `func(${I}, ${I}) []${I}`, push),
     ...pair('append', `func(${I}, ${I}) []${I}`, push),
-    ...pair('prepend', `func(${I}, ${I}) []${I}`, (list: GoValue, v: GoValue) =>
-      iface([v, ...elems(list, (k) => `Cannot prepend on type ${k}`)]),
-    ),
+    ...pair('prepend', `func(${I}, ${I}) []${I}`, (list: GoValue, v: GoValue) => {
+      const l = elems(list, (k) => `Cannot prepend on type ${k}`);
+      checkListLength(l.length + 1, false);
+      return iface([v, ...l]);
+    }),
     ...pair('chunk', `func(int, ${I}) [][]${I}`, chunk),
     ...pair('last', `func(${I}) ${I}`, (list: GoValue) => {
       const l = elems(list, (k) => `Cannot find last on type ${k}`);

@@ -1,6 +1,7 @@
 // Sprig's integer and float math (numeric.go), with spf13/cast conversions and shopspring/decimal
 // arithmetic for the *f functions.
 
+import { checkListLength } from '../../template/limits.js';
 import { sprint } from '../../template/fmt.js';
 import { def, sliceOf, T, withType, type FuncMap, type GoValue } from '../../template/value.js';
 import { panic, parseInt, parseIntFull, table, toFloat64, toInt, toInt64, type SprigContext } from './util.js';
@@ -192,6 +193,8 @@ function round(a: GoValue, p: bigint, ...rOpt: number[]): number {
 
 export function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
   const v: bigint[] = [];
+  // Go would build any length (and run out of memory); we refuse before building.
+  if (stop < start ? step < 0n : step > 0n) checkListLength((stop - start + step + (step > 0n ? -1n : 1n)) / step);
   if (stop < start) {
     if (step >= 0n) return v;
     for (let i = start; i > stop; i += step) v.push(i);

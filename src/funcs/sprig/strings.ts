@@ -3,6 +3,7 @@
 // work on the UTF-8 encoding exactly as the Go code does.
 
 import { sprintf } from '../../template/fmt.js';
+import { checkStringSize } from '../../template/limits.js';
 import { def, type FuncMap, type GoValue } from '../../template/value.js';
 import {
   fromRunes,
@@ -34,6 +35,7 @@ const num = (n: bigint): number => Number(n);
 
 export function goRepeat(s: string, count: number): string {
   if (count < 0) panic('strings: negative Repeat count');
+  if (count > 0 && s !== '') checkStringSize(Buffer.byteLength(s) * count);
   return s.repeat(count);
 }
 
@@ -60,12 +62,21 @@ export function trimCutset(s: string, cutset: string): string {
 
 /** strings.Replace(s, old, new, -1), including Go's rule for an empty `old` (insert around every rune). */
 export function replaceAll(s: string, old: string, rep: string): string {
+  if (rep.length > old.length) checkStringSize(Buffer.byteLength(s) + occurrences(s, old) * Buffer.byteLength(rep));
   if (old === '') {
     let out = rep;
     for (const c of s) out += c + rep;
     return out;
   }
   return s.split(old).join(rep);
+}
+
+/** How many times replaceAll inserts: non-overlapping matches, or one more than the runes for "". */
+function occurrences(s: string, sub: string): number {
+  if (sub === '') return s.length + 1;
+  let n = 0;
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++;
+  return n;
 }
 
 /** strings.SplitN(s, sep, n) (n < 0: all). */
@@ -207,6 +218,10 @@ export function wrapCustom(str: string, wrapLength: number, newLine: string, wra
   const b = utf8(str);
   const nl = utf8(newLine);
   const len = b.length;
+  // A line break goes in at a space or after wrapLength bytes: at most spaces + len/wrapLength of them.
+  let spaces = 0;
+  for (const c of b) if (c === 0x20) spaces++;
+  checkStringSize(len + (spaces + Math.floor(len / wrapLength) + 1) * nl.length);
   let offset = 0;
   const out: number[] = [];
   const put = (x: Uint8Array): void => {
@@ -486,6 +501,11 @@ function trunc(c: number, s: string): string {
 }
 
 function indent(spaces: number, v: string): string {
+  if (spaces > 0) {
+    let lines = 1;
+    for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) lines++;
+    checkStringSize(Buffer.byteLength(v) + spaces * lines);
+  }
   const pad = goRepeat(' ', spaces);
   return pad + v.split('\n').join('\n' + pad);
 }

@@ -1,5 +1,6 @@
 // Sprig's string-list functions: split/splitList/splitn, join, toStrings, sortAlpha.
 
+import { checkStringSize } from '../../template/limits.js';
 import {
   compareKeys,
   def,
@@ -44,7 +45,11 @@ export function stringSliceFuncs(): FuncMap {
       splitMap(splitN(s, sep, n > 0x7fffffffn ? -1 : Number(n))),
     ),
     def('toStrings', 'func(interface {}) []string', (v: GoValue) => withType(strslice(v), SLICE_STRING)),
-    def('join', 'func(string, interface {}) string', (sep: string, v: GoValue) => strslice(v).join(sep)),
+    def('join', 'func(string, interface {}) string', (sep: string, v: GoValue) => {
+      const parts = strslice(v);
+      if (parts.length > 1 && sep !== '') checkStringSize(Buffer.byteLength(sep) * (parts.length - 1) + parts.reduce((n, p) => n + p.length * 3, 0));
+      return parts.join(sep);
+    }),
     def('sortAlpha', 'func(interface {}) []string', (v: GoValue) => {
       // Sorted in place, as Go's sort.StringSlice does on the caller's []string.
       if (listElems(v)) return withType(strslice(v).sort(compareKeys), SLICE_STRING);

@@ -2,6 +2,7 @@
 // emptiness, DeepEqual), spf13/cast conversions, UTF-8 byte handling and Go's panics.
 
 import { GoPanic } from '../../template/errors.js';
+import { checkStringSize } from '../../template/limits.js';
 import { sprintf } from '../../template/fmt.js';
 import { byteLength, fromGoBytes, goBytes } from '../../template/strconv.js';
 import {
@@ -69,6 +70,8 @@ export function byteSlice(s: string, lo: number, hi?: number): string {
 
 /** The runes of a string (Go's []rune(s)). */
 export function runes(s: string): number[] {
+  // A rune array costs about 8 bytes a character: a huge input string is refused, not a crash.
+  checkStringSize(s.length * 8);
   const out: number[] = [];
   for (const ch of s) out.push(ch.codePointAt(0)!);
   return out;
