@@ -182,7 +182,8 @@ export class JsonStruct extends GoStruct {
   }
 
   field(name: string): GoValue {
-    if (this.cache.has(name)) return this.cache.get(name);
+    const hit = this.cache.get(name);
+    if (hit !== undefined || this.cache.has(name)) return hit;
     const path = lookupField(this.type, name);
     if (!path) return undefined;
     let v: GoValue;

@@ -254,6 +254,33 @@ function zeroOf(t: GoType): GoValue {
 
 // ---------- the view ----------
 
+const plainFieldIndexes = new WeakMap<ProtoField[], { n: number; byGo: Map<string, ProtoField> }>();
+
+/** The non-oneof field with this Go name (templates select fields by it on every render). */
+function plainFieldByGoName(m: Msg, go: string): ProtoField | undefined {
+  const fs = m.fields;
+  let ix = plainFieldIndexes.get(fs);
+  if (!ix || ix.n !== fs.length) {
+    const byGo = new Map<string, ProtoField>();
+    for (const f of fs) if (!f.oneof && !byGo.has(f.go)) byGo.set(f.go, f);
+    ix = { n: fs.length, byGo };
+    plainFieldIndexes.set(fs, ix);
+  }
+  return ix.byGo.get(go);
+}
+
+const fieldZeros = new WeakMap<ProtoField, { type: ProtoField['type']; repeated: boolean; zero: GoValue }>();
+
+/** The zero value of an unset field (immutable, so shared), for the field's current type. */
+function fieldZero(f: ProtoField): GoValue {
+  const z = fieldZeros.get(f);
+  const repeated = f.repeated === true;
+  if (z !== undefined && z.type === f.type && z.repeated === repeated) return z.zero;
+  const zero = zeroOf(fieldGoType(f));
+  fieldZeros.set(f, { type: f.type, repeated, zero });
+  return zero;
+}
+
 export class ProtoStruct extends GoStruct {
   readonly type: GoType;
   override readonly ptr: boolean;
@@ -269,7 +296,7 @@ export class ProtoStruct extends GoStruct {
   }
 
   field(name: string): GoValue {
-    const f = this.msg.fields.find((x) => x.go === name && !x.oneof);
+    const f = plainFieldByGoName(this.msg, name);
     if (f) return this.getField(f);
     // the oneof interface field holds a *Msg_Member wrapper, or nil
     const members = this.msg.fields.filter((x) => x.oneof === name);
@@ -285,7 +312,9 @@ export class ProtoStruct extends GoStruct {
   }
 
   getField(f: ProtoField): GoValue {
-    return this.values.has(f.go) ? this.values.get(f.go) : zeroOf(fieldGoType(f));
+    const v = this.values.get(f.go);
+    if (v !== undefined || this.values.has(f.go)) return v;
+    return fieldZero(f);
   }
 
   has(go: string): boolean {

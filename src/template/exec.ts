@@ -305,6 +305,38 @@ function findField(t: GoType, name: string): { type: GoType } | undefined {
   return undefined;
 }
 
+/** What `.Name` selects on a struct type: a method first, else a field (promoted ones included). */
+interface StructSelector {
+  methods: Record<string, GoMethod> | undefined;
+  fields: GoType['fields'];
+  nfields: number;
+  method: GoMethod | undefined;
+  field: { type: GoType } | undefined;
+  exported: boolean;
+  iface: boolean;
+}
+
+const selectors = new WeakMap<GoType, Map<string, StructSelector>>();
+
+/** Cached per struct type and name (checked against the type's current method and field lists). */
+function structSelector(t: GoType, name: string): StructSelector {
+  let byName = selectors.get(t);
+  if (byName === undefined) {
+    byName = new Map();
+    selectors.set(t, byName);
+  }
+  let sel = byName.get(name);
+  const fs = t.fields;
+  if (sel === undefined || sel.methods !== t.methods || sel.fields !== fs || sel.nfields !== (fs ? fs.length : 0)) {
+    const ms = t.methods;
+    const method = ms && hasOwn.call(ms, name) ? ms[name] : undefined;
+    const field = findField(t, name);
+    sel = { methods: ms, fields: fs, nfields: fs ? fs.length : 0, method, field, exported: isExported(name), iface: field !== undefined && field.type.kind === 'interface' };
+    byName.set(name, sel);
+  }
+  return sel;
+}
+
 const UPPER_RE = /^\p{Lu}$/u;
 function isExported(name: string): boolean {
   return UPPER_RE.test(String.fromCodePoint(name.codePointAt(0)!));
@@ -741,19 +773,22 @@ function evalField(
       }
       return missingKey(s, fieldName, mt ?? MAP_STRING_IFACE);
     }
-    const m = findMethod(recv, fieldName);
-    if (m) return callMethod(s, dot, di, m, recv, node, fieldName, args, final);
     if (recv instanceof GoStruct) {
-      const f = findField(recv.type, fieldName);
-      if (f) {
-        if (!isExported(fieldName)) {
+      const sel = structSelector(recv.type, fieldName);
+      if (sel.method) return callMethod(s, dot, di, sel.method, recv, node, fieldName, args, final);
+      if (sel.field) {
+        if (!sel.exported) {
           errorf(s, `${fieldName} is an unexported field of struct type ${recvIface ? 'interface {}' : typeName(recv)}`);
         }
         if (hasArgs) errorf(s, `${fieldName} has arguments but cannot be invoked as function`);
-        s.iface = f.type.kind === 'interface';
+        s.iface = sel.iface;
         return recv.field(fieldName);
       }
-    } else if (recv instanceof GoNil) {
+      cantEvaluate(s, fieldName, recv, recvIface);
+    }
+    const m = findMethod(recv, fieldName);
+    if (m) return callMethod(s, dot, di, m, recv, node, fieldName, args, final);
+    if (recv instanceof GoNil) {
       const t = recv.type;
       if (t.kind === 'map') {
         if (t.key && t.key.name === 'string') {

@@ -15,6 +15,8 @@
 //
 // Maps are read with own-property checks only (see mapGet): no prototype is reachable from a template.
 
+import { goBytes } from './strconv.js';
+
 export const GO_TYPE: unique symbol = Symbol('sidecar-render.goType');
 
 export type Kind =
@@ -94,10 +96,26 @@ export class RecordStruct extends GoStruct {
     this.ptr = ptr;
   }
   field(name: string): GoValue {
-    const f = this.type.fields?.find((x) => x.name === name);
+    const f = declaredField(this.type, name);
     if (!f) return undefined;
     return Object.prototype.hasOwnProperty.call(this.values, name) ? this.values[name] : zeroValue(f.type);
   }
+}
+
+const fieldIndexes = new WeakMap<StructField[], { n: number; byName: Map<string, StructField> }>();
+
+/** The first declared (not promoted) field of a struct type with this name: a map lookup, built once per field list. */
+export function declaredField(t: GoType, name: string): StructField | undefined {
+  const fs = t.fields;
+  if (!fs) return undefined;
+  let ix = fieldIndexes.get(fs);
+  if (!ix || ix.n !== fs.length) {
+    const byName = new Map<string, StructField>();
+    for (const f of fs) if (!byName.has(f.name)) byName.set(f.name, f);
+    ix = { n: fs.length, byName };
+    fieldIndexes.set(fs, ix);
+  }
+  return ix.byName.get(name);
 }
 
 export class GoFunc {
@@ -264,8 +282,12 @@ export function newMap(): GoMap {
 }
 
 /** Go compares map keys by bytes (UTF-8); for string keys this equals code point order. */
+const RAW_BYTE = /(?<![\ud800-\udbff])[\udc80-\udcff]/;
+
 export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
+  // A byte that is not valid UTF-8 is held as an escape surrogate (strconv.ts): Go compares bytes.
+  if (RAW_BYTE.test(a) || RAW_BYTE.test(b)) return Buffer.compare(goBytes(a), goBytes(b));
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const ca = a.codePointAt(i)!;
