@@ -73,7 +73,11 @@ export function runes(s: string): number[] {
   // A rune array costs about 8 bytes a character: a huge input string is refused, not a crash.
   checkStringSize(s.length * 8);
   const out: number[] = [];
-  for (const ch of s) out.push(ch.codePointAt(0)!);
+  // Go's []rune(s) turns each byte that is not valid UTF-8 into U+FFFD.
+  for (const ch of s) {
+    const r = ch.codePointAt(0)!;
+    out.push(r >= 0xd800 && r <= 0xdfff ? 0xfffd : r);
+  }
   return out;
 }
 
@@ -155,7 +159,11 @@ export function toTitleRune(r: number): number {
 
 export function mapRunes(s: string, f: (r: number) => number): string {
   let out = '';
-  for (const c of s) out += String.fromCodePoint(f(c.codePointAt(0)!));
+  // strings.Map writes U+FFFD for a byte that is not valid UTF-8.
+  for (const c of s) {
+    const r = c.codePointAt(0)!;
+    out += String.fromCodePoint(r >= 0xd800 && r <= 0xdfff ? 0xfffd : f(r));
+  }
   return out;
 }
 
