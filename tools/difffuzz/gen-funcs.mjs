@@ -60,7 +60,10 @@ for (const set of ['helm', 'istio']) {
   for (const f of TABLES[set]) seen.set(f.name, f);
   TABLES[set] = [...seen.values()];
 }
-const NOW_FALLBACK = new Set(['date', 'dateInZone', 'htmlDate', 'htmlDateInZone', 'unixEpoch', 'dateModify', 'mustDateModify']);
+const MUTATING = new Set(['set', 'unset', 'merge', 'mergeOverwrite', 'mustMerge', 'mustMergeOverwrite', 'dig']);
+// Date functions fall back to time.Now() for other types; formatDuration's Go stand-in type has
+// another name than Istio's: both get well-typed arguments only.
+const NOW_FALLBACK = new Set(['date', 'dateInZone', 'htmlDate', 'htmlDateInZone', 'unixEpoch', 'dateModify', 'mustDateModify', 'formatDuration']);
 const ISTIO_ONLY = new Set(parseTable(ISTIO).map((f) => f.name));
 const HELM_ONLY = new Set(parseTable(HELM).map((f) => f.name));
 
@@ -162,7 +165,9 @@ class FuncGen {
       case 'pipe':
         return `{{ ${call.piped} }}`;
       case 'chain': {
-        const g = this.pickFunc();
+        let g = this.pickFunc();
+        // a piped value of another type makes the date functions print time.Now()
+        while (NOW_FALLBACK.has(g.name)) g = this.pickFunc();
         const second = this.call(g, true);
         return `{{ ${call.text} | ${second.text} }}`;
       }
@@ -182,7 +187,11 @@ class FuncGen {
       const extra = r.weighted([[2, 0], [4, 1], [3, 2], [1, 3]]);
       for (let i = 0; i < extra; i++) kinds.push(last);
     }
+    // A map changed in place and then printed through itself would be a cycle, which kills Go (stack
+    // overflow in fmt): functions that change maps get fresh dicts only.
+    this.fresh = MUTATING.has(f.name);
     let args = kinds.map((k) => this.arg(k));
+    this.fresh = false;
     // wrong arity and wrong types, now and then
     if (r.chance(0.04)) args.push(this.arg('any'));
     else if (r.chance(0.04) && args.length) args.pop();
@@ -230,7 +239,7 @@ class FuncGen {
       case 'map':
         return r.weighted([
           [4, () => `(dict ${Array.from({ length: r.range(0, 3) }, () => `${this.arg('key')} ${this.scalar()}`).join(' ')})`],
-          [fx ? 0 : 2, () => r.pick(['.m', '.', '.l', '(dict "a" (dict "b" 1))'])],
+          [fx || this.fresh ? 0 : 2, () => r.pick(['.m', '.', '.l', '(dict "a" (dict "b" 1))'])],
           [0.5, () => r.pick(['nil', '(list 1)', '"x"', '(dict "a" (list 1 2) "b" (dict "c" nil))'])],
         ])();
       case 'kv':
@@ -242,7 +251,7 @@ class FuncGen {
       case 'containers':
         return fx ? r.pick(['.Containers', '.NoContainers', 'nil', '(list)']) : r.pick(['.list', 'nil']);
       case 'pdur':
-        return fx ? r.pick(['.DrainDuration', '.ShortDuration', '.NilDuration', 'nil', '"5s"']) : r.pick(['nil', '"5s"', '.n']);
+        return fx ? r.pick(['.DrainDuration', '.ShortDuration', '.NilDuration', 'nil']) : 'nil';
       case 'nil':
         return 'nil';
       case 'any':
@@ -251,7 +260,7 @@ class FuncGen {
           [3, () => this.scalar()],
           [1, () => this.arg('list')],
           [1, () => this.arg('map')],
-          [fx ? 0 : 2, () => r.pick(['.s', '.n', '.i', '.f', '.l', '.list', '.m', '.t', '.z', '.e', '.missing', '.m.c'])],
+          [fx ? 0 : 2, () => r.pick(this.fresh ? ['.s', '.n', '.i', '.f', '.t', '.z', '.e'] : ['.s', '.n', '.i', '.f', '.l', '.list', '.m', '.t', '.z', '.e', '.missing', '.m.c'])],
           // the Go tool's Istio structs are stand-ins with fewer fields: only their maps print alike
           [fx ? 2 : 0, () => r.pick(['.Annotations', '.NilAnnotations', '.ObjectMeta.Labels', '.ObjectMeta.Name', '.NilDuration'])],
         ])();
