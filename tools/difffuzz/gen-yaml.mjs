@@ -78,7 +78,7 @@ function yamlDoc(r) {
   let t = ytext(r, r.range(0, 3));
   if (t.startsWith('\n')) t = t.slice(1);
   if (r.chance(0.1)) t = '---\n' + t;
-  if (r.chance(0.05)) t += '---\nsecond: doc\n';
+  if (r.chance(0.05)) t += (t.endsWith('\n') ? '' : '\n') + '---\nsecond: doc\n';
   if (r.chance(0.05)) t = 'a: &x {k: v}\nb: *x\nc:\n  <<: *x\n  d: 1\n';
   if (r.chance(0.05)) t = t.replace(/\n/g, '\r\n');
   if (r.chance(0.04)) t = '\t' + t;
