@@ -104,6 +104,13 @@ class EngineGen {
     let body = this.body(new Scope(), r.range(2, 4));
     if (r.chance(0.08)) body = this.mutate(body);
     c.template = body;
+    if (r.chance(0.04)) {
+      const [L, R] = r.pick([['<<', '>>'], ['[[', ']]'], ['{%', '%}'], ['(', ')'], ['{{{', '}}}']]);
+      c.delims = [L, R];
+      const swap = (t) => t.split('{{').join('\u0000L').split('}}').join(R).split('\u0000L').join(L);
+      c.template = swap(c.template);
+      if (c.defs) for (const k of Object.keys(c.defs)) c.defs[k] = swap(c.defs[k]);
+    }
     return c;
   }
 
@@ -125,6 +132,9 @@ class EngineGen {
     return this.r.chance(0.2) ? ' -}}' : this.r.chance(0.05) ? '}}' : ' }}';
   }
   act(inner) {
+    // newlines inside actions move the line numbers errors report
+    if (this.r.chance(0.04)) inner = inner.replace(/ \| /g, '\n| ');
+    if (this.r.chance(0.03)) return '{{\n' + inner + '\n}}';
     return this.open() + inner + this.close();
   }
 
