@@ -1,27 +1,39 @@
-// Input loading for the CLI and library users: YAML (multi-document) or JSON files become the values
-// Go programs would see after sigs.k8s.io/yaml.Unmarshal (numbers float64, YAML 1.1 scalars as
-// yaml.v2 resolves them, merge keys, null-prototype maps), each document able to say where a path
-// came from. Every failure is an InputError: one line, `FILE:LINE:COL: message`.
+// The one input layer: YAML (multi-document) or JSON files, and YAML embedded in string fields
+// (a ConfigMap's data.config), become the values Go programs would see after sigs.k8s.io/yaml.Unmarshal
+// (numbers float64, YAML 1.1 scalars as yaml.v2 resolves them, merge keys, null-prototype maps), each
+// document able to say where a path came from. Every failure is an InputError: one line,
+// `FILE:LINE:COL: message`.
 //
-// Hostile input is bounded: the byte size, the values an alias-heavy document expands to (plus
-// yaml.v2's own alias-ratio check), and the nesting depth.
+// Block YAML as kubectl writes it goes through a fast reader (fastload.ts), whose positions are found
+// lazily by reading only the cited document or List item again; everything else through the `yaml`
+// package. Hostile input is bounded: the byte size, the values an alias-heavy document expands to
+// (plus yaml.v2's own alias-ratio check), and the nesting depth.
+//
+// Public API
+//   InputError(reason, file?, line?, col?)      message `FILE:LINE:COL: reason`
+//   loadYamlDocuments(input, file, opts?)        every non-empty document → LoadedDocument[]
+//   loadYamlDocument(input, file, opts?)         exactly one
+//   unpositioned(value, file)                    a LoadedDocument for data that has no text
+//   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
-import { LineCounter, parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { LineCounter, parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, toJsonable } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
+import { fastParse, jsonItemRanges, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
-/** A problem with an input file. `message` is the whole one-line text `FILE:LINE:COL: reason`. */
+/** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
+ *  the position or the file is unknown). */
 export class InputError extends Error {
   constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly col: number,
     readonly reason: string,
+    readonly file?: string,
+    readonly line?: number,
+    readonly col?: number,
   ) {
-    super(`${file}:${line}:${col}: ${reason}`);
+    super(file ? `${file}${line ? `:${line}:${col ?? 1}` : ''}: ${reason}` : reason);
     this.name = 'InputError';
   }
 }
@@ -35,6 +47,11 @@ export interface Position {
 
 export type PathSegment = string | number;
 
+export interface PositionOptions {
+  /** For a map entry, the key's position rather than the value's. */
+  key?: boolean;
+}
+
 export interface LoadOptions {
   /** 'auto' (default): JSON when the file name ends in .json, else YAML (JSON is YAML too). */
   format?: 'auto' | 'yaml' | 'json';
@@ -44,21 +61,34 @@ export interface LoadOptions {
   maxNodes?: number;
   /** Deepest nesting accepted (default 1,000). */
   maxDepth?: number;
+  /** Skip the fast reader (tests compare both paths). */
+  noFastPath?: boolean;
 }
 
 export interface LoadedDocument {
-  /** The document's value as Go sees it (numbers float64, maps with no prototype). Never null. */
+  /** The document's value as Go sees it (numbers float64, maps with no prototype). */
   value: GoValue;
   /** Position of this document among all documents of the file, empty ones included (0-based). */
   index: number;
   file: string;
   /** Where the document starts. */
   start: Position;
-  /** Where the value at a path of keys and list indexes is written (through aliases and merge keys);
-   *  for a path that does not exist, the nearest existing ancestor. */
-  positionOf(path: readonly PathSegment[]): Position;
+  /** Where the value (or, with `key`, the map key) at a path of keys and list indexes is written
+   *  (through aliases and merge keys); for a path that does not exist, the nearest existing ancestor. */
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position;
   /** `FILE:LINE:COL` of positionOf(path). */
-  where(path: readonly PathSegment[]): string;
+  where(path: readonly PathSegment[], opts?: PositionOptions): string;
+  /** An InputError at positionOf(path). */
+  errorAt(path: readonly PathSegment[], reason: string, opts?: PositionOptions): InputError;
+  /** A literal or folded block scalar at path: its header's line, and the content's indentation as a
+   *  0-based column. Content line k (1-based) is file line `line + k`, its column c is `col + c`. */
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined;
+  /** The YAML (or JSON) document in the string at path, positioned inside this file: line for line
+   *  when the string is a block scalar, else at the string. Undefined when there is no string there
+   *  or it holds no document. Errors name `label`. */
+  embedded(path: readonly PathSegment[], label: string, opts?: LoadOptions): LoadedDocument | undefined;
+  /** The sub-object at path as a document of its own (positions stay those of the file). */
+  sub(path: readonly PathSegment[]): LoadedDocument;
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -71,7 +101,7 @@ function positionAt(lc: LineCounter, offset: number): Position {
 /** Text of the input, refusing what yaml.v2's reader refuses: invalid UTF-8 and control characters. */
 function inputText(input: string | Uint8Array, file: string, maxBytes: number): string {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
-  if (size > maxBytes) throw new InputError(file, 1, 1, `input is ${size} bytes, more than the limit of ${maxBytes}`);
+  if (size > maxBytes) throw new InputError(`input is ${size} bytes, more than the limit of ${maxBytes}`, file, 1, 1);
   let text: string;
   if (typeof input === 'string') text = input;
   else {
@@ -80,7 +110,7 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
     } catch {
       const bad = firstInvalidUtf8(input);
       const pos = lineColOfBytes(input, bad);
-      throw new InputError(file, pos.line, pos.col, 'invalid UTF-8 (is this a binary file?)');
+      throw new InputError('invalid UTF-8 (is this a binary file?)', file, pos.line, pos.col);
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -96,7 +126,7 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
       } else col++;
     }
     const code = ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw new InputError(file, line, col, `control character U+${code} is not allowed (is this a binary file?)`);
+    throw new InputError(`control character U+${code} is not allowed (is this a binary file?)`, file, line, col);
   }
   return text;
 }
@@ -145,16 +175,143 @@ function keyText(k: YamlNode | null): string | undefined {
   return undefined;
 }
 
-class Located implements LoadedDocument {
+function valueAt(root: GoValue, path: readonly PathSegment[]): unknown {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    if (Array.isArray(cur)) cur = typeof seg === 'number' ? cur[seg] : undefined;
+    else cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
+  }
+  return cur;
+}
+
+/** What every document shares; subclasses know how to find positions. */
+abstract class DocumentBase implements LoadedDocument {
   constructor(
     readonly value: GoValue,
     readonly index: number,
     readonly file: string,
     readonly start: Position,
+  ) {}
+
+  abstract positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position;
+  abstract blockScalarAt(path: readonly PathSegment[]): Position | undefined;
+
+  where(path: readonly PathSegment[], opts?: PositionOptions): string {
+    const p = this.positionOf(path, opts);
+    return `${this.file}:${p.line}:${p.col}`;
+  }
+
+  errorAt(path: readonly PathSegment[], reason: string, opts?: PositionOptions): InputError {
+    const p = this.positionOf(path, opts);
+    return new InputError(reason, this.file, p.line, p.col);
+  }
+
+  embedded(path: readonly PathSegment[], label: string, opts: LoadOptions = {}): LoadedDocument | undefined {
+    const text = valueAt(this.value, path);
+    if (typeof text !== 'string') return undefined;
+    const block = this.blockScalarAt(path);
+    const at = this.positionOf(path);
+    const map = (p: Position): Position => (block ? { line: block.line + p.line, col: block.col + p.col } : at);
+    let docs: LoadedDocument[];
+    try {
+      docs = loadYamlDocuments(text, this.file, { ...opts, format: opts.format ?? 'yaml' });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      const p = map({ line: e.line ?? 1, col: e.col ?? 1 });
+      throw new InputError(`${label}: ${e.reason}`, this.file, p.line, p.col);
+    }
+    if (docs.length === 0) return undefined;
+    if (docs.length > 1) {
+      const p = map(docs[1]!.start);
+      throw new InputError(`${label}: expected one document, found ${docs.length}`, this.file, p.line, p.col);
+    }
+    return new Embedded(docs[0]!, map, block !== undefined);
+  }
+
+  sub(path: readonly PathSegment[]): LoadedDocument {
+    return path.length === 0 ? this : new SubDocument(this, path);
+  }
+}
+
+/** A document inside a string of another, positions mapped into the outer file. */
+class Embedded extends DocumentBase {
+  constructor(
+    private readonly inner: LoadedDocument,
+    private readonly map: (p: Position) => Position,
+    private readonly lineForLine: boolean,
+  ) {
+    super(inner.value, inner.index, inner.file, map(inner.start));
+  }
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    return this.map(this.inner.positionOf(path, opts));
+  }
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
+    const b = this.lineForLine ? this.inner.blockScalarAt(path) : undefined;
+    return b ? this.map(b) : undefined;
+  }
+}
+
+class SubDocument extends DocumentBase {
+  constructor(
+    private readonly parent: LoadedDocument,
+    private readonly at: readonly PathSegment[],
+  ) {
+    super(valueAt(parent.value, at) as GoValue, parent.index, parent.file, parent.positionOf(at));
+  }
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    return this.parent.positionOf([...this.at, ...path], opts);
+  }
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
+    return this.parent.blockScalarAt([...this.at, ...path]);
+  }
+}
+
+class Unpositioned extends DocumentBase {
+  positionOf(): Position {
+    return this.start;
+  }
+  blockScalarAt(): undefined {
+    return undefined;
+  }
+  override where(): string {
+    return this.file;
+  }
+  override errorAt(_path: readonly PathSegment[], reason: string): InputError {
+    return new InputError(reason, this.file);
+  }
+}
+
+/** A document for data that did not come from text (positions are the file name only). */
+export function unpositioned(value: GoValue, file: string): LoadedDocument {
+  return new Unpositioned(value, 0, file, { line: 1, col: 1 });
+}
+
+/** A document read by the full parser: positions from its nodes. */
+class Located extends DocumentBase {
+  constructor(
+    value: GoValue,
+    index: number,
+    file: string,
+    start: Position,
     private readonly root: YamlNode | null,
     private readonly lc: LineCounter,
-    private readonly anchors: Map<YamlNode, YamlNode>,
-  ) {}
+    private readonly text: string,
+    /** For a slice of a larger file: the file line before the slice's first line, and the column offset. */
+    private readonly origin: Position = { line: 0, col: 0 },
+  ) {
+    super(value, index, file, start);
+  }
+
+  private anchorsMap?: Map<YamlNode, YamlNode>;
+  private get anchors(): Map<YamlNode, YamlNode> {
+    return (this.anchorsMap ??= anchorMap(this.root));
+  }
+
+  private at(offset: number): Position {
+    const p = this.lc.linePos(offset);
+    return { line: this.origin.line + p.line, col: (p.line === 1 ? this.origin.col : 0) + p.col };
+  }
 
   private deref(n: YamlNode | null): YamlNode | null {
     let cur = n;
@@ -162,12 +319,17 @@ class Located implements LoadedDocument {
     return cur;
   }
 
-  private child(n: YamlNode, seg: PathSegment, seen = 0): YamlNode | null | undefined {
-    if (typeof seg === 'number') return isSeq(n) ? (n.items[seg] as YamlNode | undefined) : undefined;
+  /** The map entry (key and value nodes) or list item for seg. */
+  private child(n: YamlNode, seg: PathSegment, seen = 0): { key?: YamlNode; value: YamlNode | null } | undefined {
+    if (typeof seg === 'number') {
+      if (!isSeq(n)) return undefined;
+      const it = n.items[seg] as YamlNode | undefined;
+      return it === undefined ? undefined : { value: it };
+    }
     if (!isYamlMap(n)) return undefined;
-    let found: YamlNode | null | undefined;
+    let found: { key?: YamlNode; value: YamlNode | null } | undefined;
     for (const p of n.items) {
-      if (keyText(p.key as YamlNode | null) === seg) found = (p.value as YamlNode | null) ?? (p.key as YamlNode);
+      if (keyText(p.key as YamlNode | null) === seg) found = { key: p.key as YamlNode, value: (p.value as YamlNode | null) ?? null };
     }
     if (found !== undefined || seen > 20) return found;
     for (const p of n.items) {
@@ -185,28 +347,173 @@ class Located implements LoadedDocument {
     return undefined;
   }
 
-  positionOf(path: readonly PathSegment[]): Position {
+  private node(path: readonly PathSegment[]): { best: Position; node: YamlNode | null; complete: boolean } {
     let node = this.deref(this.root);
-    let best: Position = this.start;
-    const at = (n: YamlNode | null): Position | undefined => {
-      const r = n?.range;
-      return r ? positionAt(this.lc, r[0]) : undefined;
-    };
-    best = at(node) ?? best;
-    for (const seg of path) {
+    const pos = (n: YamlNode | null | undefined): Position | undefined => (n?.range ? this.at(n.range[0]) : undefined);
+    let best: Position = pos(node) ?? this.start;
+    let i = 0;
+    for (; i < path.length; i++) {
       if (!node) break;
-      const next = this.child(node, seg);
+      const next = this.child(node, path[i]!);
       if (next === undefined) break;
-      best = at(next) ?? best;
-      node = this.deref(next);
+      best = pos(next.value) ?? pos(next.key) ?? best;
+      node = this.deref(next.value);
     }
-    return best;
+    return { best, node, complete: i === path.length };
   }
 
-  where(path: readonly PathSegment[]): string {
-    const p = this.positionOf(path);
-    return `${this.file}:${p.line}:${p.col}`;
+  positionOf(path: readonly PathSegment[], opts: PositionOptions = {}): Position {
+    if (opts.key && path.length > 0) {
+      const parent = this.node(path.slice(0, -1));
+      if (parent.complete && parent.node) {
+        const entry = this.child(parent.node, path[path.length - 1]!);
+        const n = entry?.key ?? entry?.value;
+        if (n?.range) return this.at(n.range[0]);
+      }
+      return parent.best;
+    }
+    return this.node(path).best;
   }
+
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
+    const { node, complete } = this.node(path);
+    if (!complete || !node || !isScalar(node)) return undefined;
+    const s = node as Scalar;
+    if ((s.type !== Scalar.BLOCK_LITERAL && s.type !== Scalar.BLOCK_FOLDED) || !s.range) return undefined;
+    const header = this.at(s.range[0]);
+    // the content's indentation: that of its first non-blank line
+    let i = this.text.indexOf('\n', s.range[0]);
+    let indent = 0;
+    while (i >= 0 && i + 1 < this.text.length) {
+      let j = i + 1;
+      while (this.text[j] === ' ') j++;
+      if (this.text[j] !== '\n' && this.text[j] !== '\r') {
+        indent = j - (i + 1);
+        break;
+      }
+      i = this.text.indexOf('\n', j);
+    }
+    return { line: header.line, col: (header.line === this.origin.line + 1 ? this.origin.col : 0) + indent };
+  }
+}
+
+/**
+ * A document read by the fast reader. Positions come from reading just that document, or the cited
+ * List item, again with positions on (the fast reader, else the full parser) — a 10,000-object dump
+ * only pays for the few nodes that messages cite.
+ */
+class FastLocated extends DocumentBase {
+  private readonly slices = new Map<number, SliceView | undefined>();
+  constructor(
+    value: GoValue,
+    index: number,
+    file: string,
+    start: Position,
+    private readonly text: string,
+    private readonly lineStarts: () => number[],
+    private readonly range: { start: number; end: number },
+    /** List items: offsets, and the path of the item inside its slice ([0] for a YAML `- ` entry, [] for JSON). */
+    private readonly items: { start: number; end: number }[] | undefined,
+    private readonly itemPrefix: PathSegment[],
+  ) {
+    super(value, index, file, start);
+  }
+
+  private lineOf(offset: number): number {
+    const ls = this.lineStarts();
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo; // 0-based
+  }
+
+  private slice(range: { start: number; end: number }, key: number): SliceView | undefined {
+    if (this.slices.has(key)) return this.slices.get(key);
+    const line0 = this.lineOf(range.start);
+    const lineStart = this.lineStarts()[line0]!;
+    const blank = /^\s*$/.test(this.text.slice(lineStart, range.start));
+    const from = blank ? lineStart : range.start;
+    const sub = this.text.slice(from, range.end);
+    const colOffset = blank ? 0 : range.start - lineStart;
+    let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
+    if (!view) {
+      const lc = new LineCounter();
+      const docs = parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
+      const d = (Array.isArray(docs) ? docs[0] : undefined) as Document.Parsed | undefined;
+      view = d && d.errors.length === 0 ? new Located(null, 0, this.file, this.start, d.contents as YamlNode | null, lc, sub, { line: line0, col: colOffset }) : undefined;
+    }
+    this.slices.set(key, view);
+    return view;
+  }
+
+  private route(path: readonly PathSegment[]): [SliceView | undefined, PathSegment[]] {
+    if (this.items && path[0] === 'items' && typeof path[1] === 'number' && this.items[path[1]]) {
+      return [this.slice(this.items[path[1]]!, path[1]), [...this.itemPrefix, ...path.slice(2)]];
+    }
+    return [this.slice(this.range, -1), [...path]];
+  }
+
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    const [view, p] = this.route(path);
+    return view?.positionOf(p, opts) ?? this.start;
+  }
+
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
+    const [view, p] = this.route(path);
+    return view?.blockScalarAt(p);
+  }
+}
+
+interface SliceView {
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position;
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined;
+}
+
+/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1`. */
+function fastPositions(sub: string, line0: number): SliceView | undefined {
+  const positions: Positions = { keys: new WeakMap(), blocks: new WeakMap() };
+  let docs: FastDoc[];
+  try {
+    docs = fastParse(sub, positions);
+  } catch {
+    return undefined;
+  }
+  const root = docs[0]?.value;
+  const start: Position = { line: line0 + (docs[0]?.startLine ?? 1), col: 1 };
+  const walk = (path: readonly PathSegment[]): { parent: unknown; at?: number[]; complete: boolean } => {
+    let cur: unknown = root;
+    let parent: unknown = root;
+    let at: number[] | undefined;
+    let i = 0;
+    for (; i < path.length; i++) {
+      const seg = path[i]!;
+      if (cur === null || typeof cur !== 'object') break;
+      const p = positions.keys.get(cur)?.get(Array.isArray(cur) ? Number(seg) : String(seg));
+      if (!p) break;
+      at = p;
+      parent = cur;
+      cur = (cur as Record<string, unknown>)[String(seg)];
+    }
+    return { parent, at, complete: i === path.length };
+  };
+  return {
+    positionOf(path, opts = {}) {
+      const { at, complete } = walk(path);
+      if (!at) return start;
+      return opts.key && complete ? { line: line0 + at[0]!, col: at[1]! } : { line: line0 + at[2]!, col: at[3]! };
+    },
+    blockScalarAt(path) {
+      if (path.length === 0) return undefined;
+      const { parent, complete } = walk(path);
+      if (!complete || parent === null || typeof parent !== 'object') return undefined;
+      const b = positions.blocks.get(parent)?.get(String(path[path.length - 1]));
+      return b ? { line: line0 + b[0]!, col: b[1]! } : undefined;
+    },
+  };
 }
 
 /** Alias → anchored node, in document order as yaml.v2 resolves them. */
@@ -255,7 +562,26 @@ function findNonFinite(root: YamlNode | null): YamlNode | undefined {
   return hit;
 }
 
-function loadJson(text: string, file: string, lc: LineCounter): LoadedDocument[] {
+/** Offset where JSON text first nests deeper than max, or -1. */
+function jsonTooDeep(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+function loadJson(text: string, file: string, maxDepth: number): LoadedDocument[] {
+  const deep = jsonTooDeep(text, maxDepth);
+  if (deep >= 0) {
+    const p = lineColOfBytes(Buffer.from(text.slice(0, deep), 'utf8'), Buffer.byteLength(text.slice(0, deep)));
+    throw new InputError(`document nests deeper than ${maxDepth} levels`, file, p.line, p.col);
+  }
   let value: GoValue;
   try {
     value = goJsonUnmarshal(text);
@@ -263,21 +589,60 @@ function loadJson(text: string, file: string, lc: LineCounter): LoadedDocument[]
     if (e instanceof GoJsonError) {
       const bytes = Buffer.from(text, 'utf8');
       const p = lineColOfBytes(bytes, Math.min(e.offset ?? bytes.length, bytes.length));
-      throw new InputError(file, p.line, p.col, e.message);
+      throw new InputError(e.message, file, p.line, p.col);
     }
     throw e;
   }
-  // Positions come from the same text read as YAML (JSON is YAML's flow style).
-  let root: YamlNode | null = null;
-  try {
-    const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc });
-    const d = (Array.isArray(docs) ? docs[0] : undefined) as Document.Parsed | undefined;
-    if (d && d.errors.length === 0) root = d.contents as YamlNode | null;
-  } catch {
-    root = null;
-  }
   if (value === null) return [];
-  return [new Located(value, 0, file, { line: 1, col: 1 }, root, lc, anchorMap(root))];
+  // Positions come from the same text read again (JSON is YAML's flow style), per List item.
+  const items = jsonItemRanges(text);
+  return [new FastLocated(value, 0, file, { line: 1, col: 1 }, text, lazyLineStarts(text), { start: 0, end: text.length }, items, [])];
+}
+
+function lazyLineStarts(text: string): () => number[] {
+  let ls: number[] | undefined;
+  return () => {
+    if (!ls) {
+      ls = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) ls.push(i + 1);
+    }
+    return ls;
+  };
+}
+
+/** The fast path: block YAML as kubectl writes it. Undefined when the full parser is needed. */
+function loadFast(text: string, file: string): LoadedDocument[] | undefined {
+  let docs: FastDoc[];
+  try {
+    docs = fastParse(text);
+  } catch (e) {
+    // a RangeError is nesting deeper than the stack: the full parser reports it cleanly
+    if (e instanceof Unsupported || e instanceof RangeError) return undefined;
+    throw e;
+  }
+  const starts = lazyLineStarts(text);
+  const off = (line: number): number => {
+    const ls = starts();
+    return line - 1 < ls.length ? ls[line - 1]! : text.length;
+  };
+  const out: LoadedDocument[] = [];
+  docs.forEach((d, index) => {
+    if (d.value === null) return;
+    out.push(
+      new FastLocated(
+        d.value as GoValue,
+        index,
+        file,
+        { line: d.markerLine, col: 1 },
+        text,
+        starts,
+        { start: off(d.startLine), end: off(d.endLine) },
+        d.items?.map((it) => ({ start: off(it.startLine), end: off(it.endLine) })),
+        [0],
+      ),
+    );
+  });
+  return out;
 }
 
 /**
@@ -286,37 +651,52 @@ function loadJson(text: string, file: string, lc: LineCounter): LoadedDocument[]
  */
 export function loadYamlDocuments(input: string | Uint8Array, file: string, opts: LoadOptions = {}): LoadedDocument[] {
   const text = inputText(input, file, opts.maxBytes ?? DEFAULT_MAX_BYTES);
-  const lc = new LineCounter();
   const format = opts.format ?? 'auto';
-  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, lc);
+  const first = text.trimStart()[0];
+  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000);
+  if (!opts.noFastPath) {
+    if (format === 'auto' && (first === '{' || first === '[')) {
+      // JSON (as kubectl -o json writes it) is read as JSON when it is exactly that
+      try {
+        return loadJson(text, file, opts.maxDepth ?? 1_000);
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+      }
+    }
+    const fast = loadFast(text, file);
+    if (fast) return fast;
+  }
 
+  const lc = new LineCounter();
   let docs: Document.Parsed[];
   try {
     const all = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
     docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
   } catch (e) {
-    if (e instanceof RangeError) throw new InputError(file, 1, 1, 'document nests too deeply');
-    throw new InputError(file, 1, 1, firstLine((e as Error).message));
+    if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);
+    throw new InputError(firstLine((e as Error).message), file, 1, 1);
   }
+  // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
+  const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
   const out: LoadedDocument[] = [];
   docs.forEach((doc, index) => {
     const err = doc.errors[0];
     if (err) {
       const p = positionAt(lc, err.pos[0]);
       const msg = /call stack/i.test(err.message) ? 'document nests too deeply' : firstLine(err.message);
-      throw new InputError(file, p.line, p.col, msg);
+      throw new InputError(msg, file, p.line, p.col);
     }
     const root = doc.contents as YamlNode | null;
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes: opts.maxNodes ?? 1_000_000, maxDepth: opts.maxDepth ?? 1_000 });
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: opts.maxDepth ?? 1_000 });
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        throw new InputError(file, p.line, p.col, e.message.replace(/^yaml: /, ''));
+        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
       }
-      if (e instanceof RangeError) throw new InputError(file, start.line, start.col, 'document nests too deeply');
+      if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);
       throw e;
     }
     let value: GoValue;
@@ -326,12 +706,12 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
       if (e instanceof Fail) {
         const n = findNonFinite(root);
         const p = n?.range ? positionAt(lc, n.range[0]) : start;
-        throw new InputError(file, p.line, p.col, e.message);
+        throw new InputError(e.message, file, p.line, p.col);
       }
       throw e;
     }
     if (value === null) return;
-    out.push(new Located(value, index, file, start, root, lc, anchorMap(root)));
+    out.push(new Located(value, index, file, start, root, lc, text));
   });
   return out;
 }
@@ -339,10 +719,10 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
 /** Exactly one document (an empty input is an error too). */
 export function loadYamlDocument(input: string | Uint8Array, file: string, opts: LoadOptions = {}): LoadedDocument {
   const docs = loadYamlDocuments(input, file, opts);
-  if (docs.length === 0) throw new InputError(file, 1, 1, 'no document found');
+  if (docs.length === 0) throw new InputError('no document found', file, 1, 1);
   if (docs.length > 1) {
     const p = docs[1]!.start;
-    throw new InputError(file, p.line, p.col, `expected one document, found ${docs.length}`);
+    throw new InputError(`expected one document, found ${docs.length}`, file, p.line, p.col);
   }
   return docs[0]!;
 }

@@ -1,64 +1,10 @@
-// Reading inputs: the fast block-YAML reader agrees with the `yaml` package, List dumps are
-// unwrapped, and positions point at the right line in YAML, JSON and embedded documents.
+// Reading inputs: List dumps are unwrapped, and positions point at the right line in YAML, JSON and
+// embedded documents.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { fastParse, Unsupported } from '../../src/audit/fastyaml.js';
 import { loadObjects, parseEmbedded } from '../../src/audit/input.js';
 import { audit } from '../../src/audit/index.js';
-
-const fixtures = join(import.meta.dirname, 'fixtures');
-const files = readdirSync(fixtures).flatMap((d) => readdirSync(join(fixtures, d)).map((f) => join(fixtures, d, f)));
-
-function slow(text: string): unknown[] {
-  return parseAllDocuments(text, { uniqueKeys: false })
-    .map((d) => d.toJS())
-    .filter((v) => v !== null && v !== undefined);
-}
-
-describe('fast YAML reader', () => {
-  for (const file of files) {
-    it(`reads ${file.slice(fixtures.length + 1)} as the yaml package does`, () => {
-      const text = readFileSync(file, 'utf8');
-      let fast: unknown[];
-      try {
-        fast = fastParse(text).map((d) => d.value).filter((v) => v !== null && v !== undefined);
-      } catch (e) {
-        expect(e).toBeInstanceOf(Unsupported);
-        return;
-      }
-      expect(fast).toEqual(slow(text));
-    });
-  }
-  const cases: [string, string][] = [
-    ['folded', 'a: >\n  one\n  two\n\n  three\n    indented\n  four\n'],
-    ['literal keep', 'a: |+\n  x\n\n\nb: 1\n'],
-    ['literal strip', 'a: |-\n  x\n  y\n'],
-    ['long plain folded by Go', 'command:\n- sh\n- -c\n- while [ $(netstat -plnt | grep tcp\n  | wc -l) -ne 0 ]; do sleep 1; done\n'],
-    ['quotes', `a: "x\\ty\\u00e9"\nb: 'it''s'\nc: "#not comment" # comment\n`],
-    ['scalars', 'a: 1\nb: 1.5\nc: true\nd: ~\ne: 0x1f\nf: "1"\ng: 012\nh: .inf\ni: 1e3\nj: 1.2.3\n'],
-    ['flow', 'a: {b: 1, c: [x, "y z", {d: e}]}\nb: []\nc: {}\n'],
-    ['nested sequences', 'a:\n- - 1\n  - 2\n- b: 1\n  c:\n  - 3\n'],
-    ['seq at key indent', 'a:\n- 1\n- 2\nb: x\n'],
-    ['documents', '---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n'],
-    ['proto key', '__proto__: {polluted: true}\nx: 1\n'],
-  ];
-  for (const [name, text] of cases) {
-    it(name, () => {
-      let fast: unknown[] | undefined;
-      try {
-        fast = fastParse(text).map((d) => d.value).filter((v) => v !== null && v !== undefined);
-      } catch (e) {
-        expect(e).toBeInstanceOf(Unsupported);
-        return;
-      }
-      expect(JSON.stringify(fast)).toEqual(JSON.stringify(slow(text)));
-      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    });
-  }
-});
 
 describe('positions', () => {
   const list = {

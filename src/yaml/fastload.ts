@@ -1,11 +1,15 @@
-// A fast reader for the YAML that `kubectl get -o yaml` and hand-written manifests use: block
-// mappings and sequences, plain and quoted scalars, literal/folded block scalars, one-line flow
-// collections. Anything else (anchors, tags, multi-line flow or quoted scalars, complex keys) throws
-// Unsupported and the caller uses the full `yaml` parser. Values follow the YAML 1.2 core schema,
-// as the `yaml` package resolves them.
+// The fast path of input loading (load.ts) for the YAML that `kubectl get -o yaml` and hand-written
+// manifests use: block mappings and sequences, plain and quoted scalars, literal/folded block scalars,
+// one-line flow collections. Anything else (anchors, tags, merge keys, multi-line flow or quoted
+// scalars, complex or non-string keys) throws Unsupported and load.ts uses the full parser. Scalars
+// resolve as yaml.v2 resolves them (YAML 1.1) and come out as sigs.k8s.io/yaml gives them (float64
+// numbers, null-prototype maps), so both paths yield the same values.
 //
 // It also remembers where each document (and each `items` entry of a List) starts and ends, so
-// that positions can be found later by parsing just that slice.
+// that positions can be found later by reading just that slice again.
+
+import { SLICE_IFACE, newMap, withType } from '../template/value.js';
+import { resolvePlain as resolveV2 } from './resolve.js';
 
 export class Unsupported extends Error {
   constructor(
@@ -20,18 +24,21 @@ export interface FastDoc {
   value: unknown;
   /** 1-based line range [startLine, endLine) of the document's content. */
   startLine: number;
+  /** The line of the `---` that opened the document, else startLine. */
+  markerLine: number;
   endLine: number;
   /** For a List: line ranges of the top-level `items` entries. */
   items?: { startLine: number; endLine: number }[];
 }
 
-/** Where keys and items start (1-based line, col), and block scalars' header line and indentation. */
+/** Where keys (or items) and their values start (1-based line, col: [keyLine, keyCol, valueLine,
+ *  valueCol]), and block scalars' header line and content indentation (0-based). */
 export interface Positions {
-  keys: WeakMap<object, Map<string | number, [number, number]>>;
-  blocks: WeakMap<object, Map<string | number, [number, number]>>;
+  keys: WeakMap<object, Map<string | number, number[]>>;
+  blocks: WeakMap<object, Map<string | number, number[]>>;
 }
 
-function note(m: WeakMap<object, Map<string | number, [number, number]>>, o: object, k: string | number, v: [number, number]): void {
+function note(m: WeakMap<object, Map<string | number, number[]>>, o: object, k: string | number, v: number[]): void {
   let x = m.get(o);
   if (!x) {
     x = new Map();
@@ -46,43 +53,30 @@ interface Line {
   text: string; // content after the indentation (trailing spaces kept)
 }
 
-const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+/** A plain scalar as yaml.v2 resolves it, then through encoding/json (numbers are float64). */
+export function resolvePlain(s: string, line = 0): unknown {
+  const r = resolveV2(s);
+  switch (r.tag) {
+    case 'null':
+    case 'bool':
+      return r.value;
+    case 'int':
+      return Number(r.value);
+    case 'float':
+      // .inf/.nan cannot go through JSON: the full parser reports that with its position
+      if (!Number.isFinite(r.value as number)) throw new Unsupported(line, 'non-finite float');
+      return r.value;
+    case 'merge':
+      throw new Unsupported(line, 'merge key');
+    default:
+      return s;
+  }
+}
 
-export function resolvePlain(s: string): unknown {
-  if (NULLS.has(s)) return null;
-  switch (s) {
-    case 'true':
-    case 'True':
-    case 'TRUE':
-      return true;
-    case 'false':
-    case 'False':
-    case 'FALSE':
-      return false;
-    case '.inf':
-    case '.Inf':
-    case '.INF':
-    case '+.inf':
-    case '+.Inf':
-    case '+.INF':
-      return Infinity;
-    case '-.inf':
-    case '-.Inf':
-    case '-.INF':
-      return -Infinity;
-    case '.nan':
-    case '.NaN':
-    case '.NAN':
-      return NaN;
-  }
-  const c = s.charCodeAt(0);
-  // only strings that start like a number can be one
-  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
-    if (/^[-+]?[0-9]+$/.test(s)) return Number(s);
-    if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);
-    if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.slice(2), 16);
-    if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(s)) return Number(s);
-  }
+/** A plain mapping key: sigs.k8s.io/yaml turns bool/number keys into text; only string keys are read here. */
+function plainKey(s: string, line: number): string {
+  const r = resolveV2(s);
+  if (r.tag !== 'str' && r.tag !== 'timestamp') throw new Unsupported(line, 'non-string key');
   return s;
 }
 
@@ -199,11 +193,11 @@ function flow(s: string, i: number, line: number): [unknown, number] {
     const t = s.slice(j, k).trim();
     if (t !== '' && '&*!|>%@`'.includes(t[0]!)) throw new Unsupported(line, 'flow indicator');
     if (t.includes(': ')) throw new Unsupported(line, 'colon in flow scalar');
-    return [resolvePlain(t), k, false];
+    return [resolvePlain(t, line), k, false];
   };
   const node = (j: number): [unknown, number] => {
     if (s[j] === '[') {
-      const arr: unknown[] = [];
+      const arr: unknown[] = withType([], SLICE_IFACE);
       j = skip(j + 1);
       if (s[j] === ']') return [arr, j + 1];
       for (;;) {
@@ -220,12 +214,12 @@ function flow(s: string, i: number, line: number): [unknown, number] {
         throw new Unsupported(line, 'flow sequence not closed on its line');
       }
     }
-    const obj: Record<string, unknown> = {};
+    const obj = newMap() as Record<string, unknown>;
     j = skip(j + 1);
     if (s[j] === '}') return [obj, j + 1];
     for (;;) {
       const [k0, k1, quoted] = scalar(j, true);
-      if (!quoted && (k0 === null || typeof k0 === 'object')) throw new Unsupported(line, 'odd flow key');
+      if (!quoted && typeof k0 !== 'string') throw new Unsupported(line, 'non-string flow key');
       j = skip(k1);
       let v: unknown = null;
       if (s[j] === ':') {
@@ -289,7 +283,7 @@ class Reader {
   }
 
   private sequence(indent: number, record?: { startLine: number; endLine: number }[]): unknown[] {
-    const out: unknown[] = [];
+    const out: unknown[] = withType([], SLICE_IFACE);
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || !isSeqItem(l.text)) break;
@@ -298,7 +292,10 @@ class Reader {
       let k = 1;
       while (l.text[k] === ' ') k++;
       const rest = l.text.slice(k);
-      if (this.positions) note(this.positions.keys, out, out.length, [l.no, indent + k + 1]);
+      if (this.positions) {
+        const n = rest === '' || rest[0] === '#' ? this.nextContent(l.no) : undefined;
+        note(this.positions.keys, out, out.length, n ? [l.no, indent + 1, n.no, n.indent + 1] : [l.no, indent + 1, l.no, indent + k + 1]);
+      }
       if (rest === '' || rest[0] === '#') {
         this.next();
         const n = this.peek();
@@ -338,7 +335,7 @@ class Reader {
   }
 
   private mapping(indent: number): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+    const out = newMap() as Record<string, unknown>;
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || isSeqItem(l.text)) break;
@@ -357,12 +354,16 @@ class Reader {
         if (c < 0) throw new Unsupported(l.no, 'expected a mapping key');
         const k = t.slice(0, c).trimEnd();
         if (k === '' || '?&*!|>%@`{}[]#,'.includes(k[0]!) || k.includes(' #')) throw new Unsupported(l.no, 'complex key');
-        key = k === '<<' ? (() => { throw new Unsupported(l.no, 'merge key'); })() : k;
+        key = plainKey(k, l.no);
         after = c + 1;
       }
       this.next();
-      if (this.positions) note(this.positions.keys, out, key, [l.no, indent + 1]);
       const rest = t.slice(after).trimStart();
+      if (this.positions) {
+        const n = rest === '' || rest[0] === '#' ? this.peek() : undefined;
+        const value = n && (n.indent > indent || (n.indent === indent && isSeqItem(n.text))) ? [n.no, n.indent + 1] : rest === '' || rest[0] === '#' ? [l.no, indent + 1] : [l.no, indent + 1 + t.length - rest.length];
+        note(this.positions.keys, out, key, [l.no, indent + 1, ...value]);
+      }
       if (rest === '' || rest[0] === '#') {
         const n = this.peek();
         if (n && n.indent > indent) setKey(out, key, this.block(n.indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
@@ -380,6 +381,15 @@ class Reader {
   itemRecord?: { startLine: number; endLine: number }[];
   positions?: Positions;
   private lastBlock?: [number, number];
+
+  /** The first line with content after line `no` (for positions only). */
+  private nextContent(no: number): Line | undefined {
+    const save = this.index();
+    this.seek(no);
+    const n = this.peek();
+    this.seek(save);
+    return n;
+  }
 
   /** A value that starts on the current (already consumed) line. */
   private scalarValue(s: string, no: number, indent: number): unknown {
@@ -423,7 +433,7 @@ class Reader {
         this.seek(j - blanks);
         return text;
       }
-      v = resolvePlain(text);
+      v = resolvePlain(text, no);
     }
     // a continuation line would make this a multi-line scalar
     const n = this.peek();
@@ -532,11 +542,16 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
   if (lines[0] && lines[0].text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
   const docs: FastDoc[] = [];
   let start = 0;
+  let marker = 0;
   const flush = (endExclusive: number): void => {
     const r = new Reader(lines, endExclusive);
     r.seek(start);
     const first = r.peek();
-    if (!first) return;
+    if (!first) {
+      // an empty document still counts when a `---` opened it
+      if (marker > 0) docs.push({ value: null, startLine: marker, markerLine: marker, endLine: endExclusive + 1 });
+      return;
+    }
     if (first.text.startsWith('%')) throw new Unsupported(first.no, 'directive');
     const items: { startLine: number; endLine: number }[] = [];
     r.itemRecord = items;
@@ -550,7 +565,7 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
     } else value = r.block(first.indent);
     const left = r.peek();
     if (left) throw new Unsupported(left.no, 'unexpected content');
-    docs.push({ value, startLine: first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });
+    docs.push({ value, startLine: first.no, markerLine: marker || first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });
   };
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
@@ -558,6 +573,7 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
       if (l.text.slice(3).trim() !== '' && !l.text.slice(3).trim().startsWith('#')) throw new Unsupported(l.no, 'content after document marker');
       flush(i);
       start = i + 1;
+      marker = l.text.startsWith('---') ? l.no : 0;
     }
   }
   flush(lines.length);

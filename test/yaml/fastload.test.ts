@@ -1,0 +1,93 @@
+// The fast block-YAML reader must give exactly what the full parser gives (as Go sees it: YAML 1.1
+// scalars, float64 numbers), or step aside with Unsupported; and its positions must agree too.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
+import { loadYamlDocuments } from '../../src/yaml/load.js';
+import { goJsonMarshal } from '../../src/yaml/json.js';
+
+const roots = [join(import.meta.dirname, '..', 'audit', 'fixtures'), join(import.meta.dirname, '..', 'audit', 'corpus'), join(import.meta.dirname, '..', '..', 'examples')];
+const files = roots.flatMap(function walk(d: string): string[] {
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : /\.ya?ml$/.test(e.name) ? [join(d, e.name)] : []));
+});
+
+const json = (v: unknown) => goJsonMarshal(v as never);
+
+/** Both paths, or undefined when the fast reader declines. */
+function both(text: string): [string[], string[]] | undefined {
+  try {
+    fastParse(text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(Unsupported);
+    return undefined;
+  }
+  const fast = loadYamlDocuments(text, 'f.yaml').map((d) => json(d.value));
+  const full = loadYamlDocuments(text, 'f.yaml', { noFastPath: true }).map((d) => json(d.value));
+  return [fast, full];
+}
+
+describe('fast YAML reader', () => {
+  it('has files to read', () => expect(files.length).toBeGreaterThan(20));
+  for (const file of files) {
+    it(`reads ${file.slice(file.indexOf('/test/') + 1)} as the full parser does`, () => {
+      const r = both(readFileSync(file, 'utf8'));
+      if (r) expect(r[0]).toEqual(r[1]);
+    });
+  }
+  const cases: [string, string][] = [
+    ['folded', 'a: >\n  one\n  two\n\n  three\n    indented\n  four\n'],
+    ['literal keep', 'a: |+\n  x\n\n\nb: 1\n'],
+    ['literal strip', 'a: |-\n  x\n  y\n'],
+    ['long plain folded by Go', 'command:\n- sh\n- -c\n- while [ $(netstat -plnt | grep tcp\n  | wc -l) -ne 0 ]; do sleep 1; done\n'],
+    ['quotes', `a: "x\\ty\\u00e9"\nb: 'it''s'\nc: "#not comment" # comment\n`],
+    ['YAML 1.1 scalars', 'a: 1\nb: 1.5\nc: true\nd: ~\ne: 0x1f\nf: "1"\ng: 012\ni: 1e3\nj: 1.2.3\nk: yes\nl: off\nm: 2001-12-14\nn: 1_000\no: 0b101\np: 190:20:30\nq: "yes"\n'],
+    ['keys YAML 1.1 reads as bools', 'on: 1\n"off": 2\n'],
+    ['flow', 'a: {b: 1, c: [x, "y z", {d: e}], e: yes}\nb: []\nc: {}\n'],
+    ['nested sequences', 'a:\n- - 1\n  - 2\n- b: 1\n  c:\n  - 3\n'],
+    ['seq at key indent', 'a:\n- 1\n- 2\nb: x\n'],
+    ['documents', '---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n'],
+    ['proto key', '__proto__: {polluted: true}\nx: 1\n'],
+    ['big ints become float64', 'a: 9007199254740993\nb: 18446744073709551615\nc: -9223372036854775808\n'],
+  ];
+  for (const [name, text] of cases) {
+    it(name, () => {
+      const r = both(text);
+      if (r) expect(r[0]).toEqual(r[1]);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+  }
+  it('reads YAML 1.1 booleans as sigs.k8s.io/yaml does', () => {
+    expect(json(loadYamlDocuments('a: yes\nb: "yes"\nc: On\n', 'x.yaml')[0]!.value)).toBe('{"a":true,"b":"yes","c":true}');
+  });
+  it('keeps document indexes and starts as the full parser does', () => {
+    const text = '---\na: 1\n---\n# nothing\n---\nb: [1]\n';
+    const f = loadYamlDocuments(text, 'x.yaml').map((d) => [d.index, d.start.line]);
+    expect(f).toEqual(loadYamlDocuments(text, 'x.yaml', { noFastPath: true }).map((d) => [d.index, d.start.line]));
+  });
+});
+
+describe('fast reader positions', () => {
+  const text = 'apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  data:\n    config: |-\n      policy: enabled\n      templates:\n        sidecar: |\n          x: {{ .Values }}\n    n: 3\n  list:\n  - a\n  -\n    b: 1\n';
+  const paths: (string | number)[][] = [[], ['items'], ['items', 0], ['items', 0, 'kind'], ['items', 0, 'data'], ['items', 0, 'data', 'config'], ['items', 0, 'data', 'n'], ['items', 0, 'list', 0], ['items', 0, 'list', 1], ['items', 0, 'list', 1, 'b'], ['items', 0, 'nope']];
+  const fast = loadYamlDocuments(text, 'p.yaml')[0]!;
+  const full = loadYamlDocuments(text, 'p.yaml', { noFastPath: true })[0]!;
+  for (const key of [false, true]) {
+    it(`agree with the full parser (${key ? 'keys' : 'values'})`, () => {
+      for (const p of paths) expect([p, fast.positionOf(p, { key })]).toEqual([p, full.positionOf(p, { key })]);
+    });
+  }
+  it('map block scalars and embedded documents onto the file', () => {
+    for (const d of [fast, full]) {
+      expect(d.blockScalarAt(['items', 0, 'data', 'config'])).toEqual({ line: 6, col: 6 });
+      const cfg = d.embedded(['items', 0, 'data', 'config'], 'data.config')!;
+      expect(cfg.where(['templates', 'sidecar'], { key: true })).toBe('p.yaml:9:9');
+      expect(cfg.blockScalarAt(['templates', 'sidecar'])).toEqual({ line: 9, col: 10 });
+    }
+  });
+  it('point errors inside embedded documents at the file', () => {
+    const bad = 'data:\n  mesh: |\n    a: 1\n    b: [\n';
+    expect(() => loadYamlDocuments(bad, 'm.yaml')[0]!.embedded(['data', 'mesh'], 'data.mesh')).toThrow(/^m\.yaml:[45]:\d+: data\.mesh: /);
+  });
+});
