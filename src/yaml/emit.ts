@@ -4,8 +4,8 @@
 // choices (libyaml's emitter as yaml.v2 ports it): key order, scalar styles, indentation, folding
 // at 80 columns, escapes.
 
-import type { GoValue } from '../template/value.js';
-import { goJsonMarshal, jsonQuote, parseJsonRaw, type JsonRawNode } from './json.js';
+import { GO_TYPE, GoNum, compareKeys, isIntKind, isUintKind, type GoMap, type GoType, type GoValue } from '../template/value.js';
+import { goJsonMarshal, jsonFloat, jsonQuote, parseJsonRaw, type JsonRawNode } from './json.js';
 import { isBase60Float, resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
 
@@ -666,8 +666,69 @@ function emitNode(root: YNode): string {
   return e.result();
 }
 
+const NOT_PLAIN: unique symbol = Symbol('notPlain');
+
+/** Lone surrogates stand for invalid UTF-8, which JSON rewrites as U+FFFD. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * What parsing json.Marshal's text of v would give, built without the text, for values made of
+ * strings, float64s, ints, bools, nils, slices and string-keyed maps (decoded YAML and JSON, dicts and
+ * lists); NOT_PLAIN for anything else (structs, other numeric kinds, MarshalJSON types, []byte, invalid
+ * UTF-8, NaN and Inf, cycles), which takes the full path. Keys are in json.Marshal's order.
+ */
+function plainRaw(v: GoValue, depth: number): JsonRawNode | typeof NOT_PLAIN {
+  switch (typeof v) {
+    case 'undefined':
+      return null;
+    case 'boolean':
+      return v;
+    case 'string':
+      return SURROGATE.test(v) ? NOT_PLAIN : v;
+    case 'number':
+      return Number.isFinite(v) ? { numberText: jsonFloat(v, 64) } : NOT_PLAIN;
+    case 'bigint':
+      return { numberText: v.toString() };
+  }
+  if (v === null) return null;
+  if (depth > 100) return NOT_PLAIN;
+  if (v instanceof GoNum) {
+    const k = v.type.kind;
+    return !v.type.marshalJSON && (isIntKind(k) || isUintKind(k)) ? { numberText: String(v.v) } : NOT_PLAIN;
+  }
+  if (Array.isArray(v)) {
+    const t = (v as { [GO_TYPE]?: GoType })[GO_TYPE];
+    if (t !== undefined && (t.marshalJSON || t.kind !== 'slice' || (t.elem !== undefined && t.elem.kind === 'uint8'))) return NOT_PLAIN;
+    const items: JsonRawNode[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = plainRaw(v[i], depth + 1);
+      if (x === NOT_PLAIN) return NOT_PLAIN;
+      items[i] = x;
+    }
+    return items;
+  }
+  if (typeof v !== 'object') return NOT_PLAIN;
+  const p = Object.getPrototypeOf(v);
+  if (p !== null && p !== Object.prototype) return NOT_PLAIN;
+  const m = v as GoMap;
+  const t = m[GO_TYPE];
+  if (t !== undefined && (t.marshalJSON || t.kind !== 'map' || t.key === undefined || t.key.kind !== 'string')) return NOT_PLAIN;
+  const keys = Object.keys(m).sort(compareKeys);
+  const entries: [string, JsonRawNode][] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (SURROGATE.test(k)) return NOT_PLAIN;
+    const x = plainRaw(m[k], depth + 1);
+    if (x === NOT_PLAIN) return NOT_PLAIN;
+    entries[i] = [k, x];
+  }
+  return { entries };
+}
+
 /** sigs.k8s.io/yaml.Marshal(v): the YAML text, ending in a newline. Throws GoYamlError (Go's text). */
 export function toYaml(v: GoValue): string {
+  const raw = plainRaw(v, 0);
+  if (raw !== NOT_PLAIN) return emitNode(toNode(raw));
   let json: string;
   try {
     json = goJsonMarshal(v);
