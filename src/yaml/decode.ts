@@ -7,7 +7,7 @@
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
 
 import { parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import { GoNil, SLICE_IFACE, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
+import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
@@ -444,12 +444,42 @@ function emptyKeyError(text: string, root: YamlNode | null): string | undefined 
 
 /** convertToJSONableObject plus the json.Marshal/Unmarshal round trip: the Go value fromYaml sees. */
 export function toJsonable(v: V2Value): GoValue {
+  // Every map key is converted before json.Marshal sees a NaN or an infinity (in its key order).
+  const nonFinite = { seen: false };
+  const out = jsonable(v, nonFinite);
+  if (nonFinite.seen) {
+    const bad = firstNonFinite(out);
+    if (bad !== undefined) throw new Fail('json: unsupported value: ' + formatFloat(bad, 'g', 64));
+  }
+  return out;
+}
+
+function firstNonFinite(v: GoValue): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : v;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const b = firstNonFinite(x);
+      if (b !== undefined) return b;
+    }
+    return undefined;
+  }
+  if (v !== null && typeof v === 'object') {
+    const m = v as Record<string, GoValue>;
+    for (const k of Object.keys(m).sort(compareStrings)) {
+      const b = firstNonFinite(m[k]);
+      if (b !== undefined) return b;
+    }
+  }
+  return undefined;
+}
+
+function jsonable(v: V2Value, nonFinite: { seen: boolean }): GoValue {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new Fail('json: unsupported value: ' + formatFloat(v, 'g', 64));
+    if (!Number.isFinite(v)) nonFinite.seen = true;
     return v;
   }
-  if (Array.isArray(v)) return withType(v.map(toJsonable), SLICE_IFACE);
+  if (Array.isArray(v)) return withType(v.map((x) => jsonable(x, nonFinite)), SLICE_IFACE);
   if (v instanceof V2Map) {
     const m = newMap();
     for (const [k, x] of v.entries.values()) {
@@ -461,7 +491,7 @@ export function toJsonable(v: V2Value): GoValue {
         key = s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
       } else if (k !== null && !Array.isArray(k) && !(k instanceof V2Map)) key = String(k.int);
       else throw new Fail(`Unsupported map key of type: ${goTypeName(k)}, key: ${sharpV(k)}, value: ${sharpV(x)}`);
-      m[key] = toJsonable(x);
+      m[key] = jsonable(x, nonFinite);
     }
     return m;
   }
@@ -469,8 +499,13 @@ export function toJsonable(v: V2Value): GoValue {
   return Number(v.int);
 }
 
+// eslint-disable-next-line no-control-regex
+const V2_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/;
+
 /** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
 export function yamlV2Decode(text: string): V2Value {
+  // yaml.v2's reader refuses these before the scanner sees anything.
+  if (V2_CONTROL.test(text)) throw new GoYamlError('yaml: control characters are not allowed');
   let docs: Document.Parsed[];
   try {
     const all = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
