@@ -477,20 +477,21 @@ function camelCaseToLowerCase(s: string, connector: number): string {
 
 // ---------- Sprig ----------
 
-function substr(start: number, end: number, s: string): string {
+// Bounds stay bigint: Go prints an int64 bound in its panic exactly.
+function substr(start: bigint, end: bigint, s: string): string {
   const b = utf8(s);
-  const len = b.length;
-  if (start < 0) {
-    if (end < 0) panic(`runtime error: slice bounds out of range [:${end}]`);
+  const len = BigInt(b.length);
+  if (start < 0n) {
+    if (end < 0n) panic(`runtime error: slice bounds out of range [:${end}]`);
     if (end > len) panic(`runtime error: slice bounds out of range [:${end}] with length ${len}`);
-    return fromUtf8(b.subarray(0, end));
+    return fromUtf8(b.subarray(0, Number(end)));
   }
-  if (end < 0 || end > len) {
+  if (end < 0n || end > len) {
     if (start > len) panic(`runtime error: slice bounds out of range [${start}:${len}]`);
-    return fromUtf8(b.subarray(start));
+    return fromUtf8(b.subarray(Number(start)));
   }
   if (start > end) panic(`runtime error: slice bounds out of range [${start}:${end}]`);
-  return fromUtf8(b.subarray(start, end));
+  return fromUtf8(b.subarray(Number(start), Number(end)));
 }
 
 function trunc(c: number, s: string): string {
@@ -548,7 +549,7 @@ export function stringFuncs(ctx: SprigContext): FuncMap {
     def('lower', 'func(string) string', (s: string) => mapRunes(s, toLowerRune)),
     def('title', 'func(string) string', title),
     def('untitle', 'func(string) string', uncapitalize),
-    def('substr', 'func(int, int, string) string', (a: bigint, b: bigint, s: string) => substr(num(a), num(b), s)),
+    def('substr', 'func(int, int, string) string', (a: bigint, b: bigint, s: string) => substr(a, b, s)),
     def('repeat', 'func(int, string) string', (n: bigint, s: string) => goRepeat(s, num(n))),
     def('trimall', 'func(string, string) string', (a: string, b: string) => trimCutset(b, a)),
     def('trimAll', 'func(string, string) string', (a: string, b: string) => trimCutset(b, a)),
