@@ -301,17 +301,18 @@ async function measuredRun(script, args) {
   return { ns, cpuNs: (u.user + u.system) * 1000, kib: u.maxRSS };
 }
 
-async function cliCase(id, label, workloads, runs) {
+async function cliCase(id, label, workloads, runs, script = bin, args = cliArgs(workloads).slice(1)) {
   const rs = [];
-  for (let i = 0; i < runs; i++) rs.push(await measuredRun(bin, cliArgs(workloads).slice(1)));
+  for (let i = 0; i < runs; i++) rs.push(await measuredRun(script, args));
   rs.sort((a, b) => a.ns - b.ns);
   const med = rs[Math.floor(rs.length / 2)];
   const cpu = rs.map((r) => r.cpuNs).sort((a, b) => a - b);
-  results.push({ id, label, ts: { n: runs, nsPerOp: med.ns, min: rs[0].ns, max: rs[rs.length - 1].ns, cpuMedian: cpu[Math.floor(cpu.length / 2)], cpuMin: cpu[0] }, cli: true });
+  results.push({ id, label, ts: { n: runs, nsPerOp: med.ns, cpuNsPerOp: cpu[Math.floor(cpu.length / 2)], min: rs[0].ns, max: rs[rs.length - 1].ns, cpuMedian: cpu[Math.floor(cpu.length / 2)], cpuMin: cpu[0] }, cli: true });
 }
 
 if (want('e')) {
   console.error('bench: (e) CLI cold start');
+  await cliCase('e0', '(e) for scale: node itself, empty program (median)', '', quick ? 5 : 15, join(here, 'lib', 'noop.js'), []);
   await cliCase('e1', '(e) CLI: one Deployment, cold start (median)', ex('deployment.yaml'), quick ? 5 : 15);
   const list = join(scratch, 'list-1000.yaml');
   writeFileSync(list, workloadList(1000));
