@@ -48,8 +48,42 @@ export function goTypeName(v: GoValue): string {
   return typeOf(v)!.name;
 }
 
+/** Printable ASCII but '"' and '\\': %q writes such a string between quotes unchanged. */
+const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * Sprintf for the formats templates mostly use: verbs %s, %v, %d, %q and %% without flags, width or
+ * precision, over strings and ints, one argument per verb. undefined when the full printer is needed.
+ */
+function simpleSprintf(format: string, args: GoValue[]): string | undefined {
+  let out = '';
+  let start = 0;
+  let ai = 0;
+  for (let i = format.indexOf('%'); i >= 0; i = format.indexOf('%', start)) {
+    out += format.slice(start, i);
+    const verb = format.charCodeAt(i + 1);
+    start = i + 2;
+    if (verb === 0x25) {
+      out += '%';
+      continue;
+    }
+    if (ai >= args.length) return undefined;
+    const a = args[ai++];
+    if (typeof a === 'string') {
+      if (verb === 0x73 || verb === 0x76) out += a;
+      else if (verb === 0x71 && PLAIN_QUOTABLE.test(a)) out += '"' + a + '"';
+      else return undefined;
+    } else if (typeof a === 'bigint' && (verb === 0x64 || verb === 0x76)) out += a.toString();
+    else return undefined;
+  }
+  if (ai !== args.length) return undefined;
+  return normalizeGoString(out + format.slice(start));
+}
+
 /** fmt.Sprintf */
 export function sprintf(format: string, args: GoValue[]): string {
+  const fast = simpleSprintf(format, args);
+  if (fast !== undefined) return fast;
   const p = new Printer();
   p.doPrintf(format, args);
   return p.result();

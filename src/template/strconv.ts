@@ -87,7 +87,7 @@ export function normalizeGoString(s: string): string {
 
 /** Go's len(s): the number of bytes. */
 export function byteLength(s: string): number {
-  return HAS_SURROGATE.test(s) ? goBytes(s).length : utf8Encoder.encode(s).length;
+  return HAS_SURROGATE.test(s) ? goBytes(s).length : Buffer.byteLength(s, 'utf8');
 }
 
 /** Go's utf8.RuneCountInString. */
