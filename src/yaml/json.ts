@@ -45,8 +45,13 @@ export interface JsonMarshalOptions {
 
 const HEX = '0123456789abcdef';
 
+/** Characters jsonQuote rewrites (with and without HTML escaping); strings without them are quoted as they are. */
+const JSON_ESCAPED_HTML = /["\\\x00-\x1f<>&\u2028\u2029\ud800-\udfff]/;
+const JSON_ESCAPED = /["\\\x00-\x1f\u2028\u2029\ud800-\udfff]/;
+
 /** encodeState.string: Go's JSON string quoting. Lone surrogates stand for invalid UTF-8 and become U+FFFD. */
 export function jsonQuote(s: string, escapeHTML = true): string {
+  if (!(escapeHTML ? JSON_ESCAPED_HTML : JSON_ESCAPED).test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
@@ -197,12 +202,20 @@ function isEmptyValue(v: GoValue, declared: GoType): boolean {
   return Object.keys(v as GoMap).length === 0;
 }
 
+/** Thrown by an encoder that does not track its path when a value nests deep enough to be cyclic. */
+const TRACK_CYCLES: unique symbol = Symbol('trackCycles');
+
+/** Nesting below which values are encoded without tracking the path (almost all values). */
+const UNTRACKED_DEPTH = 64;
+
 class Encoder {
   private readonly onPath = new Set<object>();
   constructor(
     private readonly escapeHTML: boolean,
     private readonly indent: string | undefined,
     private readonly prefix: string,
+    /** Track the containers on the path (cycle errors); without it, deep nesting starts over with it. */
+    private readonly track: boolean,
   ) {}
 
   private nl(depth: number): string {
@@ -284,9 +297,17 @@ class Encoder {
     return this.encode(r as GoValue, depth);
   }
 
-  private enter(o: object, t: GoType): void {
+  private enter(o: object, t: GoType, depth: number): void {
+    if (!this.track) {
+      if (depth > UNTRACKED_DEPTH) throw TRACK_CYCLES;
+      return;
+    }
     if (this.onPath.has(o)) throw new GoJsonError('json: unsupported value: encountered a cycle via ' + t.name);
     this.onPath.add(o);
+  }
+
+  private leave(o: object): void {
+    if (this.track) this.onPath.delete(o);
   }
 
   private array(a: GoValue[], t: GoType, depth: number): string {
@@ -296,25 +317,25 @@ class Encoder {
       return '"' + b64(bytes) + '"';
     }
     if (a.length === 0) return '[]';
-    this.enter(a, t);
+    this.enter(a, t, depth);
     try {
       const parts = a.map((x) => this.encode(x, depth + 1));
       if (this.indent === undefined) return '[' + parts.join(',') + ']';
       return '[' + parts.map((p) => this.nl(depth + 1) + p).join(',') + this.nl(depth) + ']';
     } finally {
-      this.onPath.delete(a);
+      this.leave(a);
     }
   }
 
   private map(m: GoMap, t: GoType, depth: number): string {
     const keys = Object.keys(m).sort(byteOrder);
     if (keys.length === 0) return '{}';
-    this.enter(m, t);
+    this.enter(m, t, depth);
     try {
       const parts = keys.map((k) => this.member(k, m[k], depth));
       return this.object(parts, depth);
     } finally {
-      this.onPath.delete(m);
+      this.leave(m);
     }
   }
 
@@ -330,7 +351,7 @@ class Encoder {
   }
 
   private struct(s: GoStruct, depth: number): string {
-    if (s.ptr) this.enter(s, s.type);
+    if (s.ptr) this.enter(s, s.type, depth);
     try {
       const parts: string[] = [];
       for (const f of jsonFields(s.type)) {
@@ -349,7 +370,7 @@ class Encoder {
       }
       return this.object(parts, depth);
     } finally {
-      if (s.ptr) this.onPath.delete(s);
+      if (s.ptr) this.leave(s);
     }
   }
 }
@@ -370,8 +391,15 @@ function byteOrder(a: string, b: string): number {
 /** json.Marshal / json.MarshalIndent / Encoder with SetEscapeHTML(false) (without the trailing newline). */
 export function goJsonMarshal(v: GoValue, opts: JsonMarshalOptions = {}): string {
   const indented = opts.indent !== undefined || opts.prefix !== undefined;
-  const enc = new Encoder(opts.escapeHTML ?? true, indented ? (opts.indent ?? '') : undefined, opts.prefix ?? '');
-  return enc.encode(v, 0);
+  const escapeHTML = opts.escapeHTML ?? true;
+  const indent = indented ? (opts.indent ?? '') : undefined;
+  const prefix = opts.prefix ?? '';
+  try {
+    return new Encoder(escapeHTML, indent, prefix, false).encode(v, 0);
+  } catch (e) {
+    if (e !== TRACK_CYCLES) throw e;
+  }
+  return new Encoder(escapeHTML, indent, prefix, true).encode(v, 0);
 }
 
 // ---------- compact / indent of raw JSON (MarshalJSON results) ----------
