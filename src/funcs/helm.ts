@@ -12,6 +12,7 @@
 // before the set is parsed. include runs a template of that set; tpl clones the set, parses its text
 // into the clone under the set's name and executes it, as Helm does.
 
+import { checkExpandedSize } from '../template/limits.js';
 import { funcMap, def, newMap, withType, GoError, GoNil, SLICE_IFACE, MAP_STRING_IFACE, type FuncMap, type GoValue } from '../template/value.js';
 import { LimitError, TemplateError, type Template } from '../template/index.js';
 import { goQuote } from '../template/quote.js';
@@ -37,6 +38,7 @@ const I = 'interface {}';
 /** Helm's toJson: json.Marshal, "" when it fails. */
 function toJson(v: GoValue): string {
   try {
+    checkExpandedSize(v);
     return goJsonMarshal(v ?? null);
   } catch (e) {
     if (e instanceof GoJsonError) return '';
@@ -112,7 +114,10 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
     });
 
   const helm: FuncMap = {
-    toYaml: def('toYaml', `func(${I}) string`, (v: GoValue) => helmToYaml(v ?? null)),
+    toYaml: def('toYaml', `func(${I}) string`, (v: GoValue) => {
+      checkExpandedSize(v);
+      return helmToYaml(v ?? null);
+    }),
     fromYaml: def('fromYaml', 'func(string) map[string]interface {}', (s: string) => withType(helmFromYaml(s), MAP_STRING_IFACE)),
     fromYamlArray: def('fromYamlArray', 'func(string) []interface {}', (s: string) => withType(helmFromYamlArray(s), SLICE_IFACE)),
     toJson: def('toJson', `func(${I}) string`, toJson),

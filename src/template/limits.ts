@@ -72,6 +72,37 @@ export function checkListLength(n: number | bigint, charge_ = true): void {
   if (charge_) charge(Number(n) * 8);
 }
 
+/** The wall-time budget, for functions whose own work can be long (uniq is quadratic). */
+export function checkDeadline(): void {
+  if (current.deadline !== Infinity && Date.now() > current.deadline) throw new LimitExceeded('execution exceeded the time limit');
+}
+
+/**
+ * A function is about to serialize or copy v in full. A value that shares its parts (list $x $x,
+ * doubled) expands exponentially; count the expanded elements (each prints at least one byte),
+ * once per distinct object, and refuse beyond maxValueBytes. Cycles are left to the caller.
+ */
+export function checkExpandedSize(v: unknown): void {
+  const limit = current.maxValueBytes;
+  const memo = new Map<object, number>();
+  const size = (x: unknown): number => {
+    if (x === null || typeof x !== 'object') return 1;
+    const m = memo.get(x);
+    if (m !== undefined) return m;
+    memo.set(x, 0); // a cycle counts nothing more
+    let n = 1;
+    if (Array.isArray(x)) for (const e of x) n += size(e);
+    else {
+      const p = Object.getPrototypeOf(x);
+      if (p === null || p === Object.prototype) for (const k of Object.keys(x)) n += k.length + size((x as Record<string, unknown>)[k]);
+    }
+    if (n > limit) throw new LimitExceeded(`value of ${n} elements exceeds the limit of ${limit} bytes per value`);
+    memo.set(x, n);
+    return n;
+  };
+  size(v);
+}
+
 function charge(bytes: number): void {
   const l = current;
   l.built += bytes;

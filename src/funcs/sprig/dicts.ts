@@ -1,6 +1,7 @@
 // Sprig's dictionary functions (dict.go), including mergo's Merge/MergeWithOverwrite semantics for
 // map[string]interface {} and copystructure's deep copy.
 
+import { checkExpandedSize } from '../../template/limits.js';
 import {
   compareKeys,
   def,
@@ -70,6 +71,7 @@ function copyValue(v: GoValue): GoValue {
 /** copystructure.Copy */
 export function deepCopy(v: GoValue): GoValue {
   if (isNilIface(v)) panic('reflect: call of reflect.Value.Type on zero Value');
+  checkExpandedSize(v);
   return copyValue(v);
 }
 

@@ -1,6 +1,6 @@
 // Sprig's list functions (list.go). Lists are any slice or array; results are []interface {}.
 
-import { checkListLength } from '../../template/limits.js';
+import { checkDeadline, checkListLength } from '../../template/limits.js';
 import {
   def,
   GoNil,
@@ -141,7 +141,11 @@ export function listFuncs(): FuncMap {
     ),
     ...pair('uniq', `func(${I}) []${I}`, (list: GoValue) => {
       const dest: GoValue[] = [];
-      for (const x of elems(list, (k) => `Cannot find uniq on type ${k}`)) if (!inList(dest, x)) dest.push(x);
+      for (const x of elems(list, (k) => `Cannot find uniq on type ${k}`)) {
+        // quadratic, as in Sprig: keep to the wall-time budget
+        checkDeadline();
+        if (!inList(dest, x)) dest.push(x);
+      }
       return iface(dest);
     }),
     ...pair('without', `func(${I}, ...${I}) []${I}`, (list: GoValue, ...omit: GoValue[]) =>

@@ -240,6 +240,8 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
+  // reflect.DeepEqual: the same map or slice is equal without a walk (and a shared value stays linear).
+  if (a === b && typeof a === 'object' && !(a instanceof GoFunc)) return true;
   if (!sameType(a, b)) return false;
   if (typeof a !== 'object') return a === b;
   if (a instanceof GoNum) return (b as GoNum).v === a.v;
