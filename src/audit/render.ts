@@ -3,9 +3,11 @@
 // orders the containers as istiod does. Without an injector template there is nothing to execute:
 // the audit then uses its model of the template's lifecycle decisions.
 
-import { jsonShaped, parseInjectorConfig, Renderer, type InjectorConfig, type NativeSidecarsMode } from '../istio/render.js';
+import { jsonShaped, Renderer, type NativeSidecarsMode } from '../istio/render.js';
+import { parseInjectorConfig, type InjectorConfig } from '../istio/configmap.js';
 import type { Workload as IstioWorkload } from '../istio/workload.js';
-import type { YamlDoc } from '../istio/yamlsrc.js';
+import { unpositioned, type LoadedDocument } from '../yaml/load.js';
+import type { GoValue } from '../template/value.js';
 import type { InjectContext, InjectFn, InjectWorkload } from './inject.js';
 import { asStringMap, get, getIn, isObject, type JsonObject } from './types.js';
 import type { Json, JsonObject as IstioJsonObject } from '../istio/merge.js';
@@ -81,8 +83,8 @@ function meshId(mesh: object): string {
   return id;
 }
 
-function stubDoc(value: unknown, file: string): YamlDoc {
-  return { value, file, positionOf: () => undefined, where: () => file };
+function stubDoc(value: unknown, file: string): LoadedDocument {
+  return unpositioned(value as GoValue, file);
 }
 
 /**

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { parse as parseYAML } from 'yaml';
 import { runCase, type BatchCase } from '../batch.js';
+import { loadYamlDocuments } from '../yaml/load.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -64,35 +64,9 @@ function readText(file: string): string {
   }
 }
 
-/** Data as Helm reads values: YAML 1.1 (yaml.v2), through JSON, so numbers are float64. */
+/** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
 function readData(file: string): unknown {
-  const text = readText(file);
-  let v: unknown;
-  try {
-    v = parseYAML(text, { version: '1.1', intAsBigInt: false, uniqueKeys: true });
-  } catch (e) {
-    throw new Error(`${file}: ${(e as Error).message.split('\n')[0]}`);
-  }
-  return jsonShaped(v);
-}
-
-/** What a JSON round trip leaves of a YAML value: string keys, numbers, no dates or binaries. */
-function jsonShaped(v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (Array.isArray(v)) return v.map(jsonShaped);
-  if (v instanceof Map) {
-    const o: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [k, x] of v) o[String(k)] = jsonShaped(x);
-    return o;
-  }
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'object') {
-    const o: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = jsonShaped(x);
-    return o;
-  }
-  return v;
+  return loadYamlDocuments(readText(file), file)[0]?.value ?? null;
 }
 
 async function batch(): Promise<void> {

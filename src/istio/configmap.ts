@@ -1,198 +1,213 @@
 // The injector configuration as users have it: the `istio-sidecar-injector` ConfigMap exported with
 // `kubectl get cm -o yaml` (data.config YAML + data.values JSON), or the same parts as separate files
-// (istioctl kube-inject's --injectConfigFile / --valuesFile).
+// (istioctl kube-inject's --injectConfigFile / --valuesFile). Every template keeps where its text
+// starts in the file, so template errors point at the ConfigMap line.
 //
 // Public API
-//   InjectorConfig                  inject.Config: policy, templates (+ defaultTemplates, aliases), selectors, injectedAnnotations
-//   InjectorValues                  { values (Go map[string]interface{} with float64 numbers), raw, doc }
-//   loadInjectorConfigMap(text, file)  → { config, values, detected }   (a ConfigMap, or a List/multi-doc containing one)
-//   parseInjectorConfig(text, file)    data.config YAML (old `template:` or `templates:`), or a bare template text
-//   parseInjectorValues(text, file)    data.values (JSON or YAML)
-//   injectorFromObject(obj, doc)       the same from an already parsed ConfigMap object
-//   SIDECAR_TEMPLATE_NAME = 'sidecar'
+//   InjectorConfig                      inject.Config: policy, templates (+ defaultTemplates, aliases), selectors, injectedAnnotations
+//   loadInjectorConfigMap(text, file)   → { config, values, valuesDoc?, detected? } (a ConfigMap, or a List/multi-doc holding one)
+//   injectorFromDocument(doc)           the same from an already loaded ConfigMap document
+//   parseInjectorConfig(text, file)     data.config text (old `template:` or `templates:`), or a bare template text
+//   injectorConfigFromDocument(doc)     data.config as a loaded (possibly embedded) document
+//   loadValuesFile(text, file)          a values file (JSON or YAML) → { values, doc }; valuesFromDocument(doc)
+//   SIDECAR_TEMPLATE = 'sidecar'
 
-import { plainToGo } from './gostruct.js';
+import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { isObject, type Json, type JsonObject } from './merge.js';
 import { detectIstioVersion, type Detection } from './version.js';
-import { InputError, parseYamlDocuments, parseYamlText, splitPath, type Position, type YamlDoc } from './yamlsrc.js';
-import type { GoMap } from '../template/value.js';
-import { newMap } from '../template/value.js';
 
-export const SIDECAR_TEMPLATE_NAME = 'sidecar';
+export const SIDECAR_TEMPLATE = 'sidecar';
+
+/** Template line L col C is at file line `line + L - 1`, column `col + C` (block scalars only). */
+export interface TextPosition {
+  file: string;
+  line: number;
+  col: number;
+}
 
 export interface InjectorConfig {
   /** "enabled" | "disabled" (anything else: istiod disables auto-injection). */
   policy: string;
-  /** Template name → text. A pre-1.10 `template:` becomes the "sidecar" template. */
+  /** 1.5-1.9: the single template (istiod treats it as the template named "sidecar"). */
+  template?: string;
+  /** Template name → text. */
   templates: Record<string, string>;
   defaultTemplates: string[];
   aliases: Record<string, string[]>;
-  alwaysInjectSelector: unknown[];
-  neverInjectSelector: unknown[];
+  neverInjectSelector: JsonObject[];
+  alwaysInjectSelector: JsonObject[];
   injectedAnnotations: Record<string, string>;
-  /** The config used the old single `template` field. */
-  legacyTemplate: boolean;
-  /** Where the config came from, and positions inside it. */
-  doc?: YamlDoc;
-  /** Per template, the position of its first line in the file (for error messages). */
-  templatePositions: Record<string, Position | undefined>;
+  /** Where each template's text starts in its file, for error positions. */
+  positions: Record<string, TextPosition>;
+  /** The config text as given (what the release is guessed from). */
+  source: string;
 }
 
 export interface InjectorValues {
-  /** Go's view: map[string]interface{} (float64 numbers, null-prototype maps). */
-  values: GoMap;
-  /** The parsed JSON/YAML as plain JS. */
-  raw: Record<string, unknown>;
-  doc?: YamlDoc;
+  /** As istiod reads them (float64 numbers, null-prototype maps). */
+  values: JsonObject;
+  /** Where they came from, for validation messages. */
+  doc?: LoadedDocument;
 }
 
 export interface InjectorConfigMap {
   config: InjectorConfig;
-  values: InjectorValues;
+  values: JsonObject;
+  valuesDoc?: LoadedDocument;
   /** Istio release guessed from the ConfigMap's templates, if recognisable. */
   detected?: Detection;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+function nullMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
-function strMap(v: unknown, what: string, file: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (v === undefined || v === null) return out;
-  if (!isObj(v)) throw new InputError(`${file}: ${what} must be a mapping`);
-  for (const k of Object.keys(v)) {
-    const x = v[k];
-    out[k] = typeof x === 'string' ? x : x === null ? '' : String(x);
-  }
+function text(v: unknown): string {
+  return v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function strMap(v: unknown): Record<string, string> {
+  const out = nullMap<string>();
+  if (isObject(v as Json)) for (const [k, x] of Object.entries(v as JsonObject)) out[k] = text(x);
   return out;
 }
 
-/** Parse data.config (YAML). A text that is not such a mapping is taken as a bare template. */
-export function parseInjectorConfig(text: string, file: string, base?: Position): InjectorConfig {
-  let doc: YamlDoc | undefined;
-  try {
-    doc = parseYamlText(text, file, base);
-  } catch {
-    doc = undefined;
-  }
-  const v = doc?.value;
-  const looksLikeConfig = isObj(v) && ('template' in v || 'templates' in v || 'policy' in v || 'defaultTemplates' in v);
-  if (!looksLikeConfig) {
-    return {
-      policy: 'enabled',
-      templates: { [SIDECAR_TEMPLATE_NAME]: text },
-      defaultTemplates: [SIDECAR_TEMPLATE_NAME],
-      aliases: {},
-      alwaysInjectSelector: [],
-      neverInjectSelector: [],
-      injectedAnnotations: {},
-      legacyTemplate: true,
-      templatePositions: { [SIDECAR_TEMPLATE_NAME]: base ?? { line: 1, col: 1 } },
-    };
-  }
-  const o = v as Record<string, unknown>;
-  const templates: Record<string, string> = {};
-  const templatePositions: Record<string, Position | undefined> = {};
-  let legacy = false;
-  if (o.templates !== undefined && o.templates !== null) {
-    if (!isObj(o.templates)) throw new InputError(`${doc!.where('templates')}: templates must be a mapping of name to template text`);
-    for (const k of Object.keys(o.templates)) {
-      const t = o.templates[k];
-      if (typeof t !== 'string') throw new InputError(`${doc!.where(`templates.${k}`)}: template ${k} must be a string`);
-      templates[k] = t;
-      templatePositions[k] = doc!.positionOf(['templates', k]);
-    }
-  }
-  if (typeof o.template === 'string' && !(SIDECAR_TEMPLATE_NAME in templates)) {
-    // Before Istio 1.10 the config had a single `template`; istiod treats it as "sidecar"
-    templates[SIDECAR_TEMPLATE_NAME] = o.template;
-    templatePositions[SIDECAR_TEMPLATE_NAME] = doc!.positionOf(['template']);
-    legacy = true;
-  }
-  let defaultTemplates: string[] = [];
-  if (Array.isArray(o.defaultTemplates)) defaultTemplates = o.defaultTemplates.map(String);
-  if (defaultTemplates.length === 0) defaultTemplates = [SIDECAR_TEMPLATE_NAME];
-  const aliases: Record<string, string[]> = {};
-  if (isObj(o.aliases)) for (const k of Object.keys(o.aliases)) aliases[k] = Array.isArray(o.aliases[k]) ? (o.aliases[k] as unknown[]).map(String) : [];
+function objList(v: unknown): JsonObject[] {
+  return Array.isArray(v) ? (v as Json[]).filter(isObject) : [];
+}
+
+/** A config that is not a YAML map with config fields is a bare template (a --template file). */
+function bareTemplate(source: string, at: TextPosition): InjectorConfig {
   return {
-    policy: typeof o.policy === 'string' ? o.policy : o.policy === undefined ? '' : String(o.policy),
-    templates,
-    defaultTemplates,
-    aliases,
-    alwaysInjectSelector: Array.isArray(o.alwaysInjectSelector) ? o.alwaysInjectSelector : [],
-    neverInjectSelector: Array.isArray(o.neverInjectSelector) ? o.neverInjectSelector : [],
-    injectedAnnotations: strMap(o.injectedAnnotations, 'injectedAnnotations', file),
-    legacyTemplate: legacy,
-    doc,
-    templatePositions,
+    policy: 'enabled',
+    template: source,
+    templates: Object.assign(nullMap<string>(), { [SIDECAR_TEMPLATE]: source }),
+    defaultTemplates: [SIDECAR_TEMPLATE],
+    aliases: nullMap<string[]>(),
+    neverInjectSelector: [],
+    alwaysInjectSelector: [],
+    injectedAnnotations: nullMap<string>(),
+    positions: Object.assign(nullMap<TextPosition>(), { [SIDECAR_TEMPLATE]: at }),
+    source,
   };
 }
 
-/** Parse data.values: JSON (as the chart writes it) or YAML; numbers become float64 as in Go. */
-export function parseInjectorValues(text: string, file: string, base?: Position): InjectorValues {
-  const doc = parseYamlText(text, file, base);
-  const v = doc.value ?? {};
-  if (!isObj(v)) throw new InputError(`${file}: values must be a mapping`);
-  const values = plainToGo(v) as GoMap;
-  return { values, raw: v, doc };
+function looksLikeConfig(v: unknown): v is JsonObject {
+  return isObject(v as Json) && ['template', 'templates', 'policy', 'defaultTemplates'].some((k) => Object.prototype.hasOwnProperty.call(v, k));
 }
 
-export function emptyValues(): InjectorValues {
-  return { values: newMap(), raw: {} };
+/** data.config as a loaded document: policy, template or templates/defaultTemplates/aliases, selectors. */
+export function injectorConfigFromDocument(doc: LoadedDocument, source: string): InjectorConfig {
+  const c = doc.value as JsonObject;
+  const templates = nullMap<string>();
+  const positions = nullMap<TextPosition>();
+  const place = (name: string, path: string[]): void => {
+    // a block scalar maps line for line; a quoted or plain one only as a whole
+    const b = doc.blockScalarAt(path);
+    const p = b ? { line: b.line + 1, col: b.col } : doc.positionOf(path);
+    positions[name] = { file: doc.file, line: p.line, col: b ? p.col : p.col - 1 };
+  };
+  if (c.templates !== undefined && c.templates !== null) {
+    if (!isObject(c.templates)) throw doc.errorAt(['templates'], 'templates must be a mapping of template name to template text');
+    for (const [k, t] of Object.entries(c.templates)) {
+      if (typeof t !== 'string') throw doc.errorAt(['templates', k], `template ${k} must be a string`);
+      templates[k] = t;
+      place(k, ['templates', k]);
+    }
+  }
+  let template: string | undefined;
+  if (typeof c.template === 'string' && c.template !== '') {
+    // Before Istio 1.10 the config had a single `template`; istiod treats it as "sidecar"
+    template = c.template;
+    templates[SIDECAR_TEMPLATE] = c.template;
+    place(SIDECAR_TEMPLATE, ['template']);
+  }
+  const aliases = nullMap<string[]>();
+  if (isObject(c.aliases ?? null)) for (const [k, v] of Object.entries(c.aliases as JsonObject)) aliases[k] = Array.isArray(v) ? v.map(text) : [];
+  const defaultTemplates = Array.isArray(c.defaultTemplates) && c.defaultTemplates.length > 0 ? c.defaultTemplates.map(text) : [SIDECAR_TEMPLATE];
+  if (c.injectedAnnotations !== undefined && c.injectedAnnotations !== null && !isObject(c.injectedAnnotations)) {
+    throw doc.errorAt(['injectedAnnotations'], 'injectedAnnotations must be a mapping');
+  }
+  return {
+    policy: typeof c.policy === 'string' ? c.policy : c.policy === undefined || c.policy === null ? 'enabled' : text(c.policy),
+    ...(template !== undefined ? { template } : {}),
+    templates,
+    defaultTemplates,
+    aliases,
+    neverInjectSelector: objList(c.neverInjectSelector),
+    alwaysInjectSelector: objList(c.alwaysInjectSelector),
+    injectedAnnotations: strMap(c.injectedAnnotations),
+    positions,
+    source,
+  };
 }
 
-/** The injector parts of a parsed ConfigMap object. */
-export function injectorFromObject(obj: Record<string, unknown>, doc: YamlDoc): InjectorConfigMap {
-  const data = obj.data;
-  if (!isObj(data)) throw new InputError(`${doc.file}: ConfigMap has no data`);
-  if (typeof data.config !== 'string') throw new InputError(`${doc.where('data')}: ConfigMap has no data.config (the injection template configuration)`);
-  const cfgPos = doc.positionOf(['data', 'config']);
-  const config = parseInjectorConfig(data.config, doc.file, cfgPos ? { line: cfgPos.line, col: cfgPos.col } : undefined);
-  const valPos = doc.positionOf(['data', 'values']);
-  const values = typeof data.values === 'string' ? parseInjectorValues(data.values, doc.file, valPos) : emptyValues();
-  const detected = detectIstioVersion(Object.values(config.templates).join('\n') + '\n' + (typeof data.values === 'string' ? data.values : ''));
-  const out: InjectorConfigMap = { config, values };
-  if (detected) out.detected = detected;
-  return out;
+/** data.config text on its own (a --injectConfigFile, or the string from a ConfigMap); a text that is
+ *  not such a mapping is taken as a bare template. */
+export function parseInjectorConfig(source: string, file: string): InjectorConfig {
+  let doc: LoadedDocument | undefined;
+  try {
+    doc = loadYamlDocuments(source, file, { format: 'yaml' })[0];
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    // a template file is usually not valid YAML at all
+    doc = undefined;
+  }
+  if (!doc || !looksLikeConfig(doc.value)) return bareTemplate(source, { file, line: 1, col: 0 });
+  return injectorConfigFromDocument(doc, source);
+}
+
+/** data.values or a values file: JSON (as the chart writes it) or YAML. */
+export function valuesFromDocument(doc: LoadedDocument | undefined): InjectorValues {
+  if (!doc) return { values: nullMap<Json>() as JsonObject };
+  if (!isObject(doc.value as Json)) throw doc.errorAt([], 'values must be a mapping');
+  return { values: doc.value as JsonObject, doc };
+}
+
+/** The injector parts of a loaded ConfigMap document. */
+export function injectorFromDocument(doc: LoadedDocument): InjectorConfigMap {
+  const obj = doc.value as JsonObject;
+  const data = isObject(obj.data ?? null) ? (obj.data as JsonObject) : undefined;
+  if (!data || (typeof data.config !== 'string' && typeof data.values !== 'string')) {
+    throw doc.errorAt(data ? ['data'] : [], 'not an injector ConfigMap (no data.config or data.values)');
+  }
+  const cfgDoc = doc.embedded(['data', 'config'], 'data.config');
+  const source = typeof data.config === 'string' ? data.config : '';
+  const config = cfgDoc && looksLikeConfig(cfgDoc.value) ? injectorConfigFromDocument(cfgDoc, source) : parseInjectorConfig(source, doc.file);
+  const values = valuesFromDocument(doc.embedded(['data', 'values'], 'data.values'));
+  const detected = detectIstioVersion(source);
+  return { config, values: values.values, ...(values.doc ? { valuesDoc: values.doc } : {}), ...(detected ? { detected } : {}) };
 }
 
 /** Load the injector ConfigMap from file text (a ConfigMap, a List, or several documents with one injector). */
-export function loadInjectorConfigMap(text: string, file: string): InjectorConfigMap {
-  const docs = parseYamlDocuments(text, file);
+export function loadInjectorConfigMap(source: string, file: string): InjectorConfigMap {
+  const docs = loadYamlDocuments(source, file);
   for (const d of docs) {
-    const found = findInjector(d.value, d, []);
+    const found = findInjector(d);
     if (found) return found;
   }
-  throw new InputError(`${file}: no ConfigMap with data.config found (expected the istio-sidecar-injector ConfigMap)`);
+  if (docs.length === 1 && !isObject(docs[0]!.value as Json)) throw docs[0]!.errorAt([], 'not a ConfigMap');
+  if (docs.length === 1) return injectorFromDocument(docs[0]!);
+  throw new InputError('no ConfigMap with data.config found (expected the istio-sidecar-injector ConfigMap)', file);
 }
 
-function findInjector(v: unknown, doc: YamlDoc, at: (string | number)[]): InjectorConfigMap | undefined {
-  if (!isObj(v)) return undefined;
-  if (v.kind === 'ConfigMap' && isObj(v.data) && typeof v.data.config === 'string') {
-    if (at.length === 0) return injectorFromObject(v, doc);
-    return injectorFromObject(v, subDoc(doc, at));
-  }
-  if (v.kind === 'List' || v.kind === 'ConfigMapList') {
-    const items = Array.isArray(v.items) ? v.items : [];
-    for (let i = 0; i < items.length; i++) {
-      const r = findInjector(items[i], doc, [...at, 'items', i]);
+function findInjector(doc: LoadedDocument): InjectorConfigMap | undefined {
+  const v = doc.value as Json;
+  if (!isObject(v)) return undefined;
+  const data = v.data;
+  if (v.kind === 'ConfigMap' && isObject(data ?? null) && typeof (data as JsonObject).config === 'string') return injectorFromDocument(doc);
+  if (typeof v.kind === 'string' && v.kind.endsWith('List') && Array.isArray(v.items)) {
+    for (let i = 0; i < v.items.length; i++) {
+      const r = findInjector(doc.sub(['items', i]));
       if (r) return r;
     }
   }
   return undefined;
 }
 
-/** A view of a sub-object of a document, with positions relative to the whole document. */
-export function subDoc(doc: YamlDoc, at: (string | number)[]): YamlDoc {
-  let value: unknown = doc.value;
-  for (const s of at) value = (value as Record<string | number, unknown>)?.[s];
-  return {
-    value,
-    file: doc.file,
-    positionOf: (segs, key) => doc.positionOf([...at, ...segs], key),
-    where: (path, key) => {
-      const p = doc.positionOf([...at, ...splitPath(path)], key);
-      return p ? `${doc.file}:${p.line}:${p.col}` : doc.file;
-    },
-  };
+/** A single-document file (--values, --values-file). */
+export function loadValuesFile(source: string, file: string): InjectorValues {
+  const docs = loadYamlDocuments(source, file);
+  if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
+  return valuesFromDocument(docs[0]);
 }

@@ -51,7 +51,7 @@ import { applyMeshConfig, meshModel } from './mesh.js';
 import { ProtoParseError, ProtoStruct } from './proto.js';
 import { atLeast, formatIstioVersion, type IstioVersion } from './version.js';
 import { workloadLabel, type Workload } from './workload.js';
-import { InputError, parseYamlText } from './yamlsrc.js';
+import { InputError, loadYamlDocuments } from '../yaml/load.js';
 
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
 const STATUS_ANNOTATION = 'sidecar.istio.io/status';
@@ -472,9 +472,9 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   let proxyConfig = opts.mesh.values.get('DefaultConfig') as ProtoStruct;
   const pca = annotations[PROXY_CONFIG_ANNOTATION];
   if (pca !== undefined && atLeast(v, 1, 6)) {
-    const pcDoc = parseYamlText(pca, `${where} annotation ${PROXY_CONFIG_ANNOTATION}`);
+    const pcDoc = loadYamlDocuments(pca, `${where}: annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml' })[0];
     try {
-      proxyConfig = applyProxyConfig(v, proxyConfig, pcDoc.value ?? {}, {});
+      proxyConfig = applyProxyConfig(v, proxyConfig, pcDoc?.value ?? {}, {});
     } catch (e) {
       if (e instanceof ProtoParseError) throw new InputError(`${where}: ${label(opts)}: could not parse proxy config: ${e.message}`);
       throw e;

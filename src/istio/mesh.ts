@@ -29,7 +29,7 @@ import {
 } from './proto.js';
 import { applyProxyConfig, defaultProxyConfig, proxyModel } from './proxyconfig.js';
 import { atLeast, type IstioVersion } from './version.js';
-import { parseYamlText, InputError } from './yamlsrc.js';
+import { loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 
 export interface MeshModel {
   MeshConfig: Msg;
@@ -240,27 +240,47 @@ export function meshFromConfigMapObject(obj: unknown): string | undefined {
   return typeof mesh === 'string' ? mesh : undefined;
 }
 
+/** The mesh config document of a file: the `istio` ConfigMap's data.mesh (positioned in the file), or
+ *  MeshConfig YAML itself. Undefined for an empty file or an empty data.mesh. */
+export function loadMeshDocument(text: string, file: string): LoadedDocument | undefined {
+  return meshSource(text, file).doc;
+}
+
+function meshSource(text: string, file: string): { doc: LoadedDocument | undefined; text: string } {
+  const docs = loadYamlDocuments(text, file);
+  if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
+  const doc = docs[0];
+  if (!doc) return { doc, text };
+  const v = doc.value as Record<string, unknown> | null;
+  if (v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'ConfigMap') {
+    const inner = meshFromConfigMapObject(v);
+    if (inner === undefined) throw doc.errorAt(v.data ? ['data'] : [], 'ConfigMap has no data.mesh');
+    return { doc: doc.embedded(['data', 'mesh'], 'data.mesh'), text: inner };
+  }
+  return { doc, text };
+}
+
 /** Load a mesh config from file text: a ConfigMap with data.mesh, or MeshConfig YAML itself. */
 export function loadMeshConfig(text: string, v: IstioVersion, opts: { file?: string } = {}): MeshLoadResult {
   const file = opts.file ?? '<mesh>';
-  const doc = parseYamlText(text, file);
-  let meshText = text;
-  let meshDoc = doc;
-  const inner = meshFromConfigMapObject(doc.value);
-  if (inner !== undefined) {
-    meshText = inner;
-    meshDoc = parseYamlText(inner, `${file} (data.mesh)`, doc.positionOf(['data', 'mesh']));
-  } else if (doc.value && typeof doc.value === 'object' && (doc.value as Record<string, unknown>).kind === 'ConfigMap') {
-    throw new InputError(`${file}: ConfigMap has no data.mesh`);
-  }
+  const { doc: meshDoc, text: meshText } = meshSource(text, file);
   const warnings: MeshWarning[] = [];
   try {
-    const mesh = applyMeshConfig(v, meshDoc.value, {
-      warn: (path, message) => warnings.push({ path: meshDoc.where(path, true), message }),
+    const mesh = applyMeshConfig(v, meshDoc?.value ?? {}, {
+      warn: (path, message) => warnings.push({ path: meshDoc ? meshDoc.where(splitPath(path), { key: true }) : file, message }),
     });
     return { mesh, warnings, text: meshText };
   } catch (e) {
-    if (e instanceof ProtoParseError) throw new InputError(`${meshDoc.where(e.path)}: ${e.message}`);
+    if (e instanceof ProtoParseError) throw meshDoc ? meshDoc.errorAt(splitPath(e.path), e.message) : e;
     throw e;
   }
+}
+
+/** 'a.b[0].c' → ['a', 'b', 0, 'c'] */
+function splitPath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  return out;
 }

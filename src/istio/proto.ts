@@ -449,8 +449,8 @@ export function formatDurationProto(seconds: bigint, nanos: number): string {
 // ---------- parsing proto JSON ----------
 
 export interface ParseOpts {
-  /** Collects unknown fields and soft problems (path → message). */
-  warn?: (path: string, message: string) => void;
+  /** Collects unknown fields and soft problems (path → message; for an unknown field, the known names). */
+  warn?: (path: string, message: string, known?: string[]) => void;
   path?: string;
 }
 
@@ -543,7 +543,7 @@ export function parseProto(m: Msg, raw: unknown, opts: ParseOpts = {}): ProtoStr
     const f = m.fields.find((x) => x.json === k) ?? m.fields.find((x) => x.proto === k);
     const p = joinPath(path, k);
     if (!f) {
-      opts.warn?.(p, `unknown field "${k}" in ${m.full}`);
+      opts.warn?.(p, `unknown field "${k}" in ${m.full}`, m.fields.map((x) => x.json));
       continue;
     }
     const v = raw[k];

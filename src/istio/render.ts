@@ -3,22 +3,23 @@
 // whose text `render` prints), and then merging that output into the pod (`render --merged`).
 //
 // Public API
-//   parseInjectorConfig(text, origin)      `data.config` of the injector ConfigMap → InjectorConfig
-//   readInjectorConfigMap(text, file)      a ConfigMap as `kubectl get -o yaml` prints it → { config, values }
 //   injectionDecision(config, pod)         istiod's injectRequired, with its reason
 //   selectTemplates(config, annotations)   template names for a pod (inject.istio.io/templates, aliases)
 //   detectIstioVersion(config)             the release a ConfigMap's templates were written for
 //   Renderer                               parsed templates + inputs; .renderWorkload(w) per workload
-//   renderInputs(req) / renderRequest(req) the file-level entry points the CLI and golden tests share
+//   renderInputs(req) / renderRequest(req) the file-level entry points the CLI and golden tests share;
+//                                          values, mesh config and each pod's proxy.istio.io/config are
+//                                          validated (validate.ts): warnings in messages, errors fail
 
 import { readFileSync } from 'node:fs';
-import { parse as parseYAML, parseAllDocuments, parseDocument, isMap, isScalar, isPair, LineCounter, type Scalar } from 'yaml';
+import { parse as parseYAML } from 'yaml';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
 import type { GoValue } from '../template/value.js';
 import { istioFuncs } from '../funcs/istio.js';
 import { goJsonMarshal } from '../yaml/json.js';
 import { jsonToYaml } from '../yaml/emit.js';
+import { InputError, type LoadedDocument } from '../yaml/load.js';
 import {
   applyInjectionSpec,
   clone,
@@ -34,163 +35,22 @@ import {
 } from './merge.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadsFromText, workloadLabel, type Workload } from './workload.js';
-import { InputError } from './yamlsrc.js';
-import { buildTemplateData, proxyConfigJSON, type TemplateDataInput } from './data.js';
+import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
 import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+import { loadInjectorConfigMap, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
+import { loadMeshDocument } from './mesh.js';
+import { formatProblem, validateMesh, validateProxyConfigAnnotation, validateValues, type Problem } from './validate.js';
 
-/** A problem with the inputs (not with one workload): one line, file:line:col where known. */
-export class RenderInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RenderInputError';
-  }
-}
+export { SIDECAR_TEMPLATE, type InjectorConfig, type TextPosition } from './configmap.js';
 
-// ---------- the injector configuration ----------
 
-export interface InjectorConfig {
-  policy: string;
-  /** 1.5-1.9: the single template (istiod treats it as the template named "sidecar"). */
-  template?: string;
-  templates: Record<string, string>;
-  defaultTemplates: string[];
-  aliases: Record<string, string[]>;
-  neverInjectSelector: JsonObject[];
-  alwaysInjectSelector: JsonObject[];
-  injectedAnnotations: Record<string, string>;
-  /** Where each template's text starts in its file, for error positions. */
-  positions: Record<string, TextPosition>;
-  /** The config text as given (what the release is guessed from). */
-  source: string;
-}
-
-/** Template line L col C is at file line `line + L - 1`, column `col + C` (block scalars only). */
-export interface TextPosition {
-  file: string;
-  line: number;
-  col: number;
-}
-
-export const SIDECAR_TEMPLATE = 'sidecar';
+/** A problem with the inputs (not with one workload): the project's one-line InputError. */
+export { InputError as RenderInputError };
 
 function strMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
-  if (isObject(v)) for (const k of Object.keys(v)) out[k] = String(v[k]);
+  if (isObject((v ?? null) as Json)) for (const [k, x] of Object.entries(v as JsonObject)) out[k] = typeof x === 'string' ? x : JSON.stringify(x);
   return out;
-}
-
-function objList(v: unknown): JsonObject[] {
-  return Array.isArray(v) ? v.filter(isObject) : [];
-}
-
-/** The YAML of `data.config`: policy, template or templates/defaultTemplates/aliases, selectors. */
-export function parseInjectorConfig(text: string, origin: string, at?: TextPosition): InjectorConfig {
-  let doc: unknown;
-  try {
-    doc = parseYAML(text, { version: '1.1' });
-  } catch (e) {
-    throw new RenderInputError(`${origin}: ${firstLine(e)}`);
-  }
-  if (doc === null || doc === undefined) doc = {};
-  if (!isObject(doc as Json)) throw new RenderInputError(`${origin}: the injector config must be a YAML map`);
-  const c = doc as JsonObject;
-  const templates: Record<string, string> = Object.create(null);
-  if (isObject(c.templates)) for (const k of Object.keys(c.templates)) templates[k] = String(c.templates[k] ?? '');
-  let template: string | undefined;
-  if (typeof c.template === 'string' && c.template !== '') {
-    template = c.template;
-    templates[SIDECAR_TEMPLATE] = c.template;
-  }
-  const aliases: Record<string, string[]> = Object.create(null);
-  if (isObject(c.aliases)) for (const k of Object.keys(c.aliases)) aliases[k] = Array.isArray(c.aliases[k]) ? (c.aliases[k] as Json[]).map(String) : [];
-  const defaultTemplates = Array.isArray(c.defaultTemplates) && c.defaultTemplates.length > 0 ? c.defaultTemplates.map(String) : [SIDECAR_TEMPLATE];
-  const positions: Record<string, TextPosition> = Object.create(null);
-  if (at) {
-    for (const name of Object.keys(templates)) {
-      const p = blockScalarStart(text, name === SIDECAR_TEMPLATE && template !== undefined ? ['template'] : ['templates', name]);
-      if (p) positions[name] = { file: at.file, line: at.line + p.line - 1, col: at.col + p.col };
-    }
-  }
-  return {
-    policy: typeof c.policy === 'string' ? c.policy : 'enabled',
-    ...(template !== undefined ? { template } : {}),
-    templates,
-    defaultTemplates,
-    aliases,
-    neverInjectSelector: objList(c.neverInjectSelector),
-    alwaysInjectSelector: objList(c.alwaysInjectSelector),
-    injectedAnnotations: strMap(c.injectedAnnotations),
-    positions,
-    source: text,
-  };
-}
-
-/** Where a block scalar's content starts in `text` (1-based line, 0-based indentation). */
-function blockScalarStart(text: string, path: string[]): { line: number; col: number } | undefined {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, version: '1.1', keepSourceTokens: true });
-  let node: unknown = doc.contents;
-  for (const seg of path) {
-    if (!isMap(node)) return undefined;
-    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === seg);
-    if (!pair) return undefined;
-    node = pair.value;
-  }
-  if (!isScalar(node)) return undefined;
-  const s = node as Scalar;
-  if (s.type !== 'BLOCK_LITERAL' && s.type !== 'BLOCK_FOLDED') return undefined;
-  if (!s.range) return undefined;
-  // The header (`|`, `|-`) ends its line; the content starts on the next line.
-  const header = lc.linePos(s.range[0]);
-  const lines = text.split('\n');
-  for (let i = header.line; i < lines.length; i++) {
-    const l = lines[i]!;
-    if (l.trim() === '') continue;
-    return { line: i + 1, col: l.length - l.trimStart().length };
-  }
-  return undefined;
-}
-
-export interface InjectorConfigMap {
-  config: InjectorConfig;
-  values: JsonObject;
-}
-
-/** An injector ConfigMap as exported with `kubectl get cm istio-sidecar-injector -o yaml`. */
-export function readInjectorConfigMap(text: string, file: string): InjectorConfigMap {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, version: '1.1' });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const p = lc.linePos(e.pos[0]);
-    throw new RenderInputError(`${file}:${p.line}:${p.col}: ${firstLine(e.message)}`);
-  }
-  const cm = doc.toJS() as unknown;
-  if (!isObject(cm as Json)) throw new RenderInputError(`${file}: not a ConfigMap`);
-  const obj = cm as JsonObject;
-  const data = isObject(obj.data) ? obj.data : undefined;
-  if (!data || (typeof data.config !== 'string' && typeof data.values !== 'string')) {
-    throw new RenderInputError(`${file}: not an injector ConfigMap (no data.config or data.values)`);
-  }
-  let configAt: TextPosition | undefined;
-  const configStart = blockScalarStart(text, ['data', 'config']);
-  if (configStart) configAt = { file, line: configStart.line, col: configStart.col };
-  const config = parseInjectorConfig(typeof data.config === 'string' ? data.config : '', `${file}: data.config`, configAt);
-  const values = typeof data.values === 'string' ? parseValuesText(data.values, `${file}: data.values`) : (Object.create(null) as JsonObject);
-  return { config, values };
-}
-
-/** Values as istiod reads them: JSON (YAML accepted too). */
-export function parseValuesText(text: string, origin: string): JsonObject {
-  let v: unknown;
-  try {
-    v = parseYAML(text, { version: '1.1' });
-  } catch (e) {
-    throw new RenderInputError(`${origin}: ${firstLine(e)}`);
-  }
-  if (v === null || v === undefined) return Object.create(null) as JsonObject;
-  if (!isObject(v as Json)) throw new RenderInputError(`${origin}: values must be a map`);
-  return jsonShaped(v) as JsonObject;
 }
 
 /** What a JSON round trip leaves of a parsed YAML value. */
@@ -365,6 +225,8 @@ export interface RenderInputs {
   mesh: JsonObject;
   /** Where the mesh config came from, for messages. */
   meshOrigin?: string;
+  /** Validation warnings about the inputs, one line each (file:line:col: warning: ...). */
+  warnings?: string[];
 }
 
 export interface WorkloadResult {
@@ -380,6 +242,8 @@ export interface WorkloadResult {
   hold: boolean;
   native: boolean;
   error?: string;
+  /** Validation warnings about this workload's inputs (its proxy.istio.io/config annotation). */
+  warnings: string[];
 }
 
 function kubeAtLeast(v: string | undefined, major: number, minor: number): boolean {
@@ -507,6 +371,18 @@ export class Renderer {
     return err;
   }
 
+  /** The pod's proxy.istio.io/config (read since 1.6) against the ProxyConfig schema: unknown fields
+   *  are warnings naming the workload, a wrong type fails it. */
+  private checkProxyConfigAnnotation(w: Workload, annotations: Record<string, string>, result: WorkloadResult): void {
+    if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !atLeast(this.version, 1, 6)) return;
+    const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`);
+    if (!doc) return;
+    const problems = validateProxyConfigAnnotation(doc.value, doc, this.version);
+    const err = problems.find((p) => p.severity === 'error');
+    if (err) throw new Error(`${err.where}: annotation ${PROXY_CONFIG_ANNOTATION}: ${err.message}`);
+    for (const p of problems) result.warnings.push(formatProblem({ ...p, message: `${result.label}: ${p.message}` }));
+  }
+
   renderWorkload(w: Workload, merged = false): WorkloadResult {
     const label = workloadLabel(w);
     const pod = jsonShaped(w.pod) as JsonObject;
@@ -526,9 +402,11 @@ export class Renderer {
         ? holdRequested(this.inputs.values, this.inputs.mesh, annotations)
         : holdRequested(this.inputs.values, Object.create(null) as JsonObject, {}),
       native,
+      warnings: [],
     };
     if (!result.decision.inject) return result;
     try {
+      this.checkProxyConfigAnnotation(w, annotations, result);
       const input: TemplateDataInput = {
         version: this.version,
         workload: w,
@@ -706,74 +584,71 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new RenderInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? firstLine(e)}`);
+    throw new InputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? firstLine(e)}`);
   }
 }
 
-/** The mesh config from a file: the `istio` ConfigMap (data.mesh) or a plain MeshConfig YAML. */
-export function readMesh(text: string, file: string): JsonObject {
-  const v = parseValuesText(text, file);
-  if (v.kind === 'ConfigMap') {
-    const data = isObject(v.data) ? v.data : {};
-    if (typeof data.mesh !== 'string') throw new RenderInputError(`${file}: ConfigMap has no data.mesh`);
-    return parseValuesText(data.mesh, `${file}: data.mesh`);
-  }
-  return v;
+/** The first error fails the run; warnings are kept for stderr. */
+function checked(problems: Problem[], warnings: string[]): void {
+  const err = problems.find((p) => p.severity === 'error');
+  if (err) throw new InputError(`${err.where ? `${err.where}: ` : ''}${err.message}`);
+  for (const p of problems) warnings.push(formatProblem(p));
 }
 
 export function renderInputs(req: RenderRequest): RenderInputs {
   let config: InjectorConfig;
   let values: JsonObject;
+  const warnings: string[] = [];
+  const valuesFile = (file: string): JsonObject => {
+    const v = loadValuesFile(readText(file), file);
+    checked(validateValues(v.values, v.doc), warnings);
+    return v.values;
+  };
   if (req.injectorConfigMap) {
-    if (req.template) throw new RenderInputError('give --injector-configmap or --template, not both');
-    const cm = readInjectorConfigMap(readText(req.injectorConfigMap), req.injectorConfigMap);
+    if (req.template) throw new InputError('give --injector-configmap or --template, not both');
+    const cm = loadInjectorConfigMap(readText(req.injectorConfigMap), req.injectorConfigMap);
     config = cm.config;
-    values = cm.values;
-    if (req.values) values = parseValuesText(readText(req.values), req.values);
+    if (req.values) values = valuesFile(req.values);
+    else {
+      values = cm.values;
+      checked(validateValues(cm.values, cm.valuesDoc), warnings);
+    }
   } else if (req.template) {
-    const text = readText(req.template);
-    config = {
-      policy: 'enabled',
-      template: text,
-      templates: Object.assign(Object.create(null) as Record<string, string>, { [SIDECAR_TEMPLATE]: text }),
-      defaultTemplates: [SIDECAR_TEMPLATE],
-      aliases: Object.create(null) as Record<string, string[]>,
-      neverInjectSelector: [],
-      alwaysInjectSelector: [],
-      injectedAnnotations: Object.create(null) as Record<string, string>,
-      positions: Object.assign(Object.create(null) as Record<string, TextPosition>, { [SIDECAR_TEMPLATE]: { file: req.template, line: 1, col: 0 } }),
-      source: text,
-    };
-    values = req.values ? parseValuesText(readText(req.values), req.values) : (Object.create(null) as JsonObject);
+    config = parseInjectorConfig(readText(req.template), req.template);
+    values = req.values ? valuesFile(req.values) : (Object.create(null) as JsonObject);
   } else {
-    throw new RenderInputError('give --injector-configmap FILE, or --template FILE with --values FILE');
+    throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
   }
-  for (const f of req.valuesFiles ?? []) values = mergeValues(values, parseValuesText(readText(f), f));
+  for (const f of req.valuesFiles ?? []) values = mergeValues(values, valuesFile(f));
   try {
     for (const s of req.set ?? []) values = applySet(values, s, false);
     for (const s of req.setString ?? []) values = applySet(values, s, true);
   } catch (e) {
-    throw new RenderInputError(`--set: ${firstLine(e)}`);
+    throw new InputError(`--set: ${firstLine(e)}`);
   }
-  const mesh = req.mesh ? readMesh(readText(req.mesh), req.mesh) : (Object.create(null) as JsonObject);
-  return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}) };
+  let mesh = Object.create(null) as JsonObject;
+  if (req.mesh) {
+    const doc = loadMeshDocument(readText(req.mesh), req.mesh);
+    if (doc) {
+      if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
+      checked(validateMesh(doc.value, doc, req.istioVersion ?? detectIstioVersion(config)), warnings);
+      mesh = doc.value as JsonObject;
+    }
+  }
+  return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}), warnings };
 }
 
 /** Everything `sidecar-render render` does, minus writing: the text to print and what happened per workload. */
 export function renderRequest(req: RenderRequest): RenderOutcome {
   const inputs = renderInputs(req);
   const renderer = new Renderer(inputs, req);
-  const wtext = req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads);
-  let workloads: Workload[];
-  try {
-    workloads = workloadsFromText(wtext, req.workloads === '-' ? '<stdin>' : req.workloads);
-  } catch (e) {
-    if (e instanceof InputError) throw new RenderInputError(e.message);
-    throw e;
-  }
-  if (workloads.length === 0) throw new RenderInputError(`${req.workloads === '-' ? '<stdin>' : req.workloads}: no workloads with a pod template`);
+  const file = req.workloads === '-' ? '<stdin>' : req.workloads;
+  const workloads = workloadsFromText(req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads), file);
+  if (workloads.length === 0) throw new InputError('no workloads with a pod template', file);
   const results = workloads.map((w) => renderer.renderWorkload(w, req.merged ?? false));
-  return formatOutcome(results, req);
+  const out = formatOutcome(results, req);
+  out.messages.unshift(...(inputs.warnings ?? []));
+  return out;
 }
 
 export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean; output?: 'yaml' | 'json' }): RenderOutcome {
@@ -782,6 +657,7 @@ export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean
   let failed = 0;
   const single = results.length === 1;
   for (const r of results) {
+    for (const w of r.warnings ?? []) messages.push(w);
     if (r.error !== undefined) {
       failed++;
       messages.push(`error: ${r.label} (${r.workload.where}): ${r.error}`);

@@ -4,14 +4,19 @@
 // Public API
 //   Problem { severity: 'error' | 'warning', where, message }
 //   validateValues(raw, doc?)          injector values (data.values or a values file)
-//   validateMesh(raw, doc?)            MeshConfig YAML object (data.mesh or a mesh file)
-//   validateProxyConfigAnnotation(raw, doc?)
+//   validateMesh(raw, doc?, version?)  MeshConfig YAML object (data.mesh or a mesh file); with a version,
+//                                      also every field the release's MeshConfig/ProxyConfig does not have
+//   validateProxyConfigAnnotation(raw, doc?, version?)   a pod's proxy.istio.io/config
 //   formatProblem(p)                   "file:line:col: warning: ..." one line
 
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { valuesSchema } from './schema/values.schema.js';
 import { meshSchema, proxyConfigSchema } from './schema/mesh.schema.js';
-import type { YamlDoc } from './yamlsrc.js';
+import type { LoadedDocument, PathSegment } from '../yaml/load.js';
+import { applyMeshConfig } from './mesh.js';
+import { ProtoParseError, type ParseOpts } from './proto.js';
+import { parseProxyConfig } from './proxyconfig.js';
+import type { IstioVersion } from './version.js';
 
 export interface Problem {
   severity: 'error' | 'warning';
@@ -32,13 +37,18 @@ function validator(schema: object): ValidateFunction {
   return v;
 }
 
-function pathOf(instancePath: string): string {
-  // "/global/proxy/lifecycle" → "global.proxy.lifecycle"; array indexes as [i]
+/** "/global/proxy/0" → ['global', 'proxy', 0] */
+function segmentsOf(instancePath: string): PathSegment[] {
   return instancePath
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`), '');
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** ['global', 'proxy', 0] → "global.proxy[0]" */
+function shown(segs: PathSegment[]): string {
+  return segs.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`), '');
 }
 
 function closest(word: string, options: string[]): string | undefined {
@@ -68,18 +78,22 @@ function editDistance(a: string, b: string): number {
   return dp[b.length]!;
 }
 
-function run(schema: object, raw: unknown, doc: YamlDoc | undefined, what: string, prefix = ''): Problem[] {
+function run(schema: object, raw: unknown, doc: LoadedDocument | undefined, what: string): Problem[] {
   const v = validator(schema);
   if (v(raw)) return [];
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const e of (v.errors ?? []) as ErrorObject[]) {
-    let path = pathOf(e.instancePath);
+    const segs = segmentsOf(e.instancePath);
     let severity: Problem['severity'] = 'error';
     let message: string;
     if (e.keyword === 'additionalProperties') {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
-      path = path === '' ? key : `${path}.${key}`;
+      segs.push(key);
+    }
+    const path = shown(segs);
+    if (e.keyword === 'additionalProperties') {
+      const key = String(segs[segs.length - 1]);
       const known = Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
       const guess = closest(key, known);
       severity = 'warning';
@@ -93,8 +107,8 @@ function run(schema: object, raw: unknown, doc: YamlDoc | undefined, what: strin
     } else if (e.keyword === 'anyOf') {
       continue; // reported by the branch errors
     } else message = `${what} field ${path}: ${e.message ?? 'invalid'}`;
-    const full = prefix ? (path ? `${prefix}.${path}` : prefix) : path;
-    const where = doc ? doc.where(full, severity === 'warning') : '';
+    // an unknown field is pointed at by its key, a wrong value by the value
+    const where = doc ? doc.where(segs, { key: severity === 'warning' }) : '';
     const key = `${severity}|${where}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -103,16 +117,56 @@ function run(schema: object, raw: unknown, doc: YamlDoc | undefined, what: strin
   return out;
 }
 
-export function validateValues(raw: unknown, doc?: YamlDoc): Problem[] {
+export function validateValues(raw: unknown, doc?: LoadedDocument): Problem[] {
   return run(valuesSchema, raw ?? {}, doc, 'values');
 }
 
-export function validateMesh(raw: unknown, doc?: YamlDoc): Problem[] {
-  return run(meshSchema, raw ?? {}, doc, 'mesh config');
+/** 'a.b[0].c' → ['a', 'b', 0, 'c'] (the protobuf parser's paths) */
+function splitPath(path: string): PathSegment[] {
+  const out: PathSegment[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  return out;
 }
 
-export function validateProxyConfigAnnotation(raw: unknown, doc?: YamlDoc): Problem[] {
-  return run(proxyConfigSchema, raw ?? {}, doc, 'proxy config');
+/** What the protobuf parser (as jsonpb in istiod) says about every field: unknown ones warn, with a
+ *  suggestion; a value it cannot take is an error. */
+function protoProblems(parse: (opts: ParseOpts) => unknown, doc: LoadedDocument | undefined, what: string): Problem[] {
+  const out: Problem[] = [];
+  const where = (path: string, key: boolean): string => (doc ? doc.where(splitPath(path), { key }) : '');
+  try {
+    parse({
+      warn: (path, message, known) => {
+        if (!known) return out.push({ severity: 'warning', where: where(path, true), message: `${what}: ${message}` });
+        const key = path.replace(/^.*\./, '');
+        const guess = closest(key, known);
+        out.push({ severity: 'warning', where: where(path, true), message: `unknown ${what} field ${path}${guess ? ` (did you mean ${guess}?)` : ''}` });
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof ProtoParseError)) throw e;
+    out.push({ severity: 'error', where: where(e.path, false), message: `${what}: ${e.message}` });
+  }
+  return out;
+}
+
+/** Schema problems first; the protobuf parser's only where the schema said nothing at that place. */
+function combined(schema: Problem[], proto: Problem[]): Problem[] {
+  const seen = new Set(schema.map((p) => p.where));
+  return [...schema, ...proto.filter((p) => !seen.has(p.where))];
+}
+
+export function validateMesh(raw: unknown, doc?: LoadedDocument, version?: IstioVersion): Problem[] {
+  const schema = run(meshSchema, raw ?? {}, doc, 'mesh config');
+  if (!version) return schema;
+  return combined(schema, protoProblems((opts) => applyMeshConfig(version, raw ?? {}, opts), doc, 'mesh config'));
+}
+
+export function validateProxyConfigAnnotation(raw: unknown, doc?: LoadedDocument, version?: IstioVersion): Problem[] {
+  const schema = run(proxyConfigSchema, raw ?? {}, doc, 'proxy config');
+  if (!version) return schema;
+  return combined(schema, protoProblems((opts) => parseProxyConfig(version, raw ?? {}, opts), doc, 'proxy config'));
 }
 
 export function formatProblem(p: Problem): string {

@@ -10,8 +10,7 @@
 //   WORKLOAD_KINDS
 //   workloadLabel(w)       "Deployment default/web" for messages
 
-import { InputError, parseYamlDocuments, type YamlDoc } from './yamlsrc.js';
-import { subDoc } from './configmap.js';
+import { loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 
 export const WORKLOAD_KINDS = ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'DeploymentConfig'] as const;
 
@@ -27,7 +26,7 @@ export interface Workload {
   pod: Record<string, unknown>;
   /** Where the object came from ("file:line:col"), and positions within it. */
   where: string;
-  doc: YamlDoc;
+  doc: LoadedDocument;
   /** The JSON path of the pod template inside the object (['spec','template'] ...), [] for a Pod. */
   templatePath: (string | number)[];
   /** Position of the object among the inputs. */
@@ -58,12 +57,12 @@ export interface WorkloadOptions {
 }
 
 /** One object → its workload, or undefined when it is not a workload (and not an error). */
-export function workloadFromObject(obj: unknown, doc: YamlDoc, at: (string | number)[] = [], index = 0, opts: WorkloadOptions = {}): Workload | undefined {
-  const where = doc.where(at.join('.').replace(/\.(\d+)/g, '[$1]'));
-  if (!isObj(obj)) throw new InputError(`${where}: expected a Kubernetes object, got ${Array.isArray(obj) ? 'a list' : typeof obj}`);
+export function workloadFromObject(obj: unknown, doc: LoadedDocument, at: (string | number)[] = [], index = 0, opts: WorkloadOptions = {}): Workload | undefined {
+  const where = doc.where(at, { key: true });
+  if (!isObj(obj)) throw doc.errorAt(at, `expected a Kubernetes object, got ${Array.isArray(obj) ? 'a list' : typeof obj}`, { key: true });
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  if (!kind) throw new InputError(`${where}: object has no kind`);
+  if (!kind) throw doc.errorAt(at, 'object has no kind', { key: true });
   const meta = isObj(obj.metadata) ? obj.metadata : {};
   const name = typeof meta.name === 'string' ? meta.name : '';
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
@@ -87,22 +86,22 @@ export function workloadFromObject(obj: unknown, doc: YamlDoc, at: (string | num
   } else {
     if (NOT_WORKLOADS.has(kind) && !opts.strict) return undefined;
     if (!opts.strict) return undefined;
-    throw new InputError(`${where}: ${kind} ${name || '<unnamed>'} has no pod template (spec.template); supported kinds: ${WORKLOAD_KINDS.join(', ')}`);
+    throw doc.errorAt(at, `${kind} ${name || '<unnamed>'} has no pod template (spec.template); supported kinds: ${WORKLOAD_KINDS.join(', ')}`, { key: true });
   }
   if (!isObj(tmpl)) {
     // istioctl: "spec.template is required value"
-    throw new InputError(`${where}: ${kind} ${name || '<unnamed>'}: spec.template is required value`);
+    throw doc.errorAt(at, `${kind} ${name || '<unnamed>'}: spec.template is required value`, { key: true });
   }
   const pod: Record<string, unknown> = { metadata: isObj(tmpl.metadata) ? tmpl.metadata : {}, spec: isObj(tmpl.spec) ? tmpl.spec : {} };
-  return { kind, apiVersion, name, namespace, ownerMeta: meta, pod, where, doc: at.length ? subDoc(doc, at) : doc, templatePath, index };
+  return { kind, apiVersion, name, namespace, ownerMeta: meta, pod, where, doc: doc.sub(at), templatePath, index };
 }
 
 /** All workloads in a YAML/JSON text (documents, Lists). Non-workload objects are skipped. */
 export function workloadsFromText(text: string, file: string, opts: WorkloadOptions = {}): Workload[] {
-  const docs = parseYamlDocuments(text, file);
+  const docs = loadYamlDocuments(text, file);
   const out: Workload[] = [];
   let index = 0;
-  const visit = (v: unknown, doc: YamlDoc, at: (string | number)[]): void => {
+  const visit = (v: unknown, doc: LoadedDocument, at: (string | number)[]): void => {
     if (isObj(v) && typeof v.kind === 'string' && /List$/.test(v.kind) && Array.isArray(v.items)) {
       v.items.forEach((it, i) => visit(it, doc, [...at, 'items', i]));
       return;

@@ -218,8 +218,8 @@ function flow(s: string, i: number, line: number): [unknown, number] {
     j = skip(j + 1);
     if (s[j] === '}') return [obj, j + 1];
     for (;;) {
-      const [k0, k1, quoted] = scalar(j, true);
-      if (!quoted && typeof k0 !== 'string') throw new Unsupported(line, 'non-string flow key');
+      const [k0, k1] = scalar(j, true);
+      if (typeof k0 !== 'string') throw new Unsupported(line, 'non-string flow key');
       j = skip(k1);
       let v: unknown = null;
       if (s[j] === ':') {

@@ -12,7 +12,7 @@ import { applyMeshConfig, loadMeshConfig } from '../../src/istio/mesh.js';
 import { loadInjectorConfigMap, parseInjectorConfig } from '../../src/istio/configmap.js';
 import { workloadsFromText } from '../../src/istio/workload.js';
 import { validateValues, validateMesh, formatProblem } from '../../src/istio/validate.js';
-import { parseYamlText } from '../../src/istio/yamlsrc.js';
+import { loadYamlDocument } from '../../src/yaml/load.js';
 
 const V = parseIstioVersion;
 
@@ -111,7 +111,7 @@ describe('injector ConfigMap and workloads', () => {
   it('old single template and new templates', () => {
     const old = parseInjectorConfig('policy: enabled\ntemplate: |\n  containers: []\n', 'c.yaml');
     expect(old.templates.sidecar).toBe('containers: []\n');
-    expect(old.legacyTemplate).toBe(true);
+    expect(old.template).toBe('containers: []\n');
     const neu = parseInjectorConfig('policy: enabled\ndefaultTemplates: [sidecar]\ntemplates:\n  sidecar: x\n  grpc: z\n', 'c.yaml');
     expect(Object.keys(neu.templates)).toEqual(['sidecar', 'grpc']);
     expect(parseInjectorConfig('{{ .Values }}', 't').templates.sidecar).toBe('{{ .Values }}');
@@ -133,7 +133,7 @@ describe('injector ConfigMap and workloads', () => {
       const c = loadInjectorConfigMap(readFileSync(`${real}/${ver}/istio-sidecar-injector.yaml`, 'utf8'), 'x.yaml');
       const d = c.detected!.version;
       seen[ver] = d.master ? 'master' : `1.${d.minor}`;
-      expect(validateValues(c.values.raw).filter((p) => p.severity === 'error')).toEqual([]);
+      expect(validateValues(c.values, c.valuesDoc).filter((p) => p.severity === 'error')).toEqual([]);
     }
     expect(seen).toEqual({ '1.5.0': '1.5', '1.7.0': '1.7', '1.8.0': '1.8', '1.12.0': '1.12', '1.20.0': '1.20', '1.24.0': '1.23', '1.28.0': '1.28', master: 'master' });
   });
@@ -141,11 +141,11 @@ describe('injector ConfigMap and workloads', () => {
 
 describe('validation', () => {
   it('wrong type is an error, unknown field a warning with a suggestion', () => {
-    const doc = parseYamlText('global:\n  proxy:\n    holdApplicationUntilProxyStart: true\n    privileged: "yes"\n', 'v.yaml');
+    const doc = loadYamlDocument('global:\n  proxy:\n    holdApplicationUntilProxyStart: true\n    privileged: "yes"\n', 'v.yaml');
     const ps = validateValues(doc.value, doc).map(formatProblem);
     expect(ps).toContain('v.yaml:3:5: warning: unknown values field global.proxy.holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)');
     expect(ps).toContain('v.yaml:4:17: error: values field global.proxy.privileged must be boolean');
-    const m = parseYamlText('defaultConfig:\n  holdApplicationUntilProxyStarts: "true"\n', 'm.yaml');
+    const m = loadYamlDocument('defaultConfig:\n  holdApplicationUntilProxyStarts: "true"\n', 'm.yaml');
     expect(validateMesh(m.value, m).map(formatProblem)).toEqual(['m.yaml:2:36: error: mesh config field defaultConfig.holdApplicationUntilProxyStarts must be boolean']);
   });
   it('version detection', () => {

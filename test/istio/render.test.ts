@@ -3,12 +3,12 @@ import {
   holdRequested,
   injectionDecision,
   nativeSidecarsOn,
-  parseInjectorConfig,
   selectTemplates,
   detectIstioVersion,
   type InjectorConfig,
 } from '../../src/istio/render.js';
 import { formatIstioVersion, parseIstioVersion } from '../../src/istio/version.js';
+import { parseInjectorConfig } from '../../src/istio/configmap.js';
 
 const cfg = (text: string): InjectorConfig => parseInjectorConfig(text, 'config');
 const pod = (labels: Record<string, string> = {}, annotations: Record<string, string> = {}, spec: Record<string, unknown> = {}, namespace = 'default') => ({
