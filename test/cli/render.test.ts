@@ -144,3 +144,68 @@ describe('render command', () => {
     expect(stdout).toContain('restartPolicy: Always');
   });
 });
+
+describe('render validates its inputs', () => {
+  const deploy = (annotation?: string) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    metadata:\n${
+      annotation === undefined ? '      labels: {app: web}\n' : `      annotations:\n        proxy.istio.io/config: |\n${annotation.replace(/^/gm, '          ')}\n`
+    }    spec:\n      containers:\n      - name: app\n        image: nginx\n`;
+  function files(f: Record<string, string>): (name: string) => string {
+    const dir = tmp();
+    for (const [k, v] of Object.entries(f)) writeFileSync(join(dir, k), v);
+    return (name) => join(dir, name);
+  }
+
+  it('warns about an unknown values field with file:line:col and a suggestion, and still renders', async () => {
+    const p = files({ 'v.yaml': 'global:\n  proxy:\n    holdApplicationUntilProxyStart: true\n', 'd.yaml': deploy() });
+    expect(await run('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '--values-file', p('v.yaml'), '-f', p('d.yaml'))).toBe(0);
+    expect(stderr).toBe(`${p('v.yaml')}:3:5: warning: unknown values field global.proxy.holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)\n`);
+    expect(stdout).toContain('istio-proxy');
+  });
+
+  it('fails on a values field of the wrong type with exit code 2', async () => {
+    const p = files({ 'v.yaml': 'global:\n  proxy:\n    privileged: "yes"\n', 'd.yaml': deploy() });
+    const req = { template: tpl('hold-1.8.tmpl'), values: p('v.yaml'), workloads: p('d.yaml') };
+    expect(() => renderRequest(req)).toThrow(`${p('v.yaml')}:3:17: values field global.proxy.privileged must be boolean`);
+    const { main } = await import('../../src/cli/index.js');
+    expect(await main(['node', 'sidecar-render', 'render', '--template', req.template, '--values', req.values, '-f', req.workloads])).toBe(2);
+    expect(stderr).toBe(`sidecar-render: ${p('v.yaml')}:3:17: values field global.proxy.privileged must be boolean\n`);
+  });
+
+  it('checks data.values inside the injector ConfigMap at its line in the file', async () => {
+    const cm = readFileSync(ex('istio-sidecar-injector.yaml'), 'utf8').replace('"proxy": {', '"proxy": {\n          "imagee": "x",');
+    const p = files({ 'cm.yaml': cm, 'd.yaml': deploy() });
+    const line = cm.split('\n').findIndex((l) => l.includes('"imagee"')) + 1;
+    expect(await run('--injector-configmap', p('cm.yaml'), '-f', p('d.yaml'))).toBe(0);
+    expect(stderr).toBe(`${p('cm.yaml')}:${line}:11: warning: unknown values field global.proxy.imagee (did you mean image?)\n`);
+  });
+
+  it('warns about unknown mesh config fields the release does not have; a bad value is an error', async () => {
+    const p = files({
+      'm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio}\ndata:\n  mesh: |-\n    defaultConfig:\n      drainDurationz: 5s\n      holdApplicationUntilProxyStarts: true\n',
+      'bad.yaml': 'defaultConfig:\n  drainDuration: soon\n',
+      'type.yaml': 'defaultConfig:\n  holdApplicationUntilProxyStarts: "true"\n',
+      'd.yaml': deploy(),
+    });
+    const base = ['--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '-f', p('d.yaml')];
+    expect(await run(...base, '--mesh', p('m.yaml'))).toBe(0);
+    expect(stderr).toBe(`${p('m.yaml')}:7:7: warning: unknown mesh config field defaultConfig.drainDurationz (did you mean drainDuration?)\n`);
+    expect(() => renderRequest({ template: tpl('hold-1.8.tmpl'), workloads: p('d.yaml'), mesh: p('bad.yaml') })).toThrow(`${p('bad.yaml')}:2:18: mesh config field defaultConfig.drainDuration is not a duration like "5s"`);
+    expect(() => renderRequest({ template: tpl('hold-1.8.tmpl'), workloads: p('d.yaml'), mesh: p('type.yaml') })).toThrow(`${p('type.yaml')}:2:36: mesh config field defaultConfig.holdApplicationUntilProxyStarts must be boolean`);
+    // holdApplicationUntilProxyStarts entered ProxyConfig in 1.8
+    expect(renderRequest({ template: tpl('hold-1.7.tmpl'), workloads: p('d.yaml'), mesh: p('m.yaml'), istioVersion: { major: 1, minor: 7 } }).messages).toContain(
+      `${p('m.yaml')}:8:7: warning: unknown mesh config field defaultConfig.holdApplicationUntilProxyStarts`,
+    );
+  });
+
+  it("warns about the pod's proxy.istio.io/config naming the workload; a wrong type fails only that workload", async () => {
+    const p = files({
+      'd.yaml': deploy('holdApplicationUntilProxyStart: true') + '---\n' + deploy('concurrency: two').replace('name: web', 'name: api'),
+    });
+    expect(await run('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '-f', p('d.yaml'))).toBe(1);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${p('d.yaml')}:9:11: warning: Deployment shop/web: unknown proxy config field holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)`);
+    expect(lines[1]).toMatch(new RegExp(`^error: Deployment shop/api \\(.*\\): .*d\\.yaml:23:24: annotation proxy\\.istio\\.io/config: proxy config field concurrency must be integer$`));
+    expect(stdout).toContain('istio-proxy');
+  });
+});
