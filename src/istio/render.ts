@@ -377,7 +377,7 @@ export class Renderer {
     if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !atLeast(this.version, 1, 6)) return;
     const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`);
     if (!doc) return;
-    const problems = validateProxyConfigAnnotation(doc.value, doc, this.version);
+    const problems = validateProxyConfigAnnotation(doc.value, doc, LATEST);
     const err = problems.find((p) => p.severity === 'error');
     if (err) throw new Error(`${err.where}: annotation ${PROXY_CONFIG_ANNOTATION}: ${err.message}`);
     for (const p of problems) result.warnings.push(formatProblem({ ...p, message: `${result.label}: ${p.message}` }));
@@ -631,7 +631,8 @@ export function renderInputs(req: RenderRequest): RenderInputs {
     const doc = loadMeshDocument(readText(req.mesh), req.mesh);
     if (doc) {
       if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
-      checked(validateMesh(doc.value, doc, req.istioVersion ?? detectIstioVersion(config)), warnings);
+      // fields of any release are known: the per-release field lists are the model's, not the protos'
+      checked(validateMesh(doc.value, doc, LATEST), warnings);
       mesh = doc.value as JsonObject;
     }
   }
