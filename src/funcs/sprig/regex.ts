@@ -1,7 +1,8 @@
 // Sprig's regular-expression functions (regex.go) on RE2 semantics via re2js, with Go's regexp
 // iteration rules (FindAll, ReplaceAll, Split) and its $-expansion, written out here.
 
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.js';
 import { goQuote } from '../../template/quote.js';
 import { def, SLICE_STRING, GoNil, withType, type FuncMap } from '../../template/value.js';
 import { byteLen, fail, isDigit, isLetter, panic, table } from './util.js';
@@ -20,7 +21,7 @@ function compile(expr: string): Compiled | string {
   if (hit) return hit;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(expr);
+    re = re2().compile(expr);
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }

@@ -1,7 +1,8 @@
 // Sprig's semver and semverCompare: Masterminds/semver v3 versions and constraints. The version
 // and constraint grammars are RE2 patterns, matched with re2js as Go's regexp matches them.
 
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.js';
 import { def, GoFunc, GoStruct, ptrTo, T, type GoMethod, type GoType, type FuncMap, type GoValue } from '../../template/value.js';
 import { fail, table } from './util.js';
 
@@ -12,11 +13,11 @@ const OPS = '=||!=|>|<|>=|=>|<=|=<|~|~>|\\^';
 let res: { version: RE2JS; constraint: RE2JS; range: RE2JS; find: RE2JS; valid: RE2JS } | undefined;
 function regexes(): NonNullable<typeof res> {
   res ??= {
-    version: RE2JS.compile('^' + SEMVER_RE + '$'),
-    constraint: RE2JS.compile(`^\\s*(${OPS})\\s*(${CV_RE})\\s*$`),
-    range: RE2JS.compile(`\\s*(${CV_RE})\\s+-\\s+(${CV_RE})\\s*`),
-    find: RE2JS.compile(`(${OPS})\\s*(${CV_RE})`),
-    valid: RE2JS.compile(`^(\\s*(${OPS})\\s*(${CV_RE})\\s*)((?:\\s+|,\\s*)(${OPS})\\s*(${CV_RE})\\s*)*$`),
+    version: re2().compile('^' + SEMVER_RE + '$'),
+    constraint: re2().compile(`^\\s*(${OPS})\\s*(${CV_RE})\\s*$`),
+    range: re2().compile(`\\s*(${CV_RE})\\s+-\\s+(${CV_RE})\\s*`),
+    find: re2().compile(`(${OPS})\\s*(${CV_RE})`),
+    valid: re2().compile(`^(\\s*(${OPS})\\s*(${CV_RE})\\s*)((?:\\s+|,\\s*)(${OPS})\\s*(${CV_RE})\\s*)*$`),
   };
   return res;
 }
