@@ -6,7 +6,7 @@
 
 import { Option, type Command } from 'commander';
 import { renderRequest, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
-import { parseIstioVersion } from '../istio/version.js';
+import { detectionHelp, parseIstioVersion } from '../istio/version.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 interface RenderFlags {
@@ -119,7 +119,7 @@ export function renderCommand(program: Command): void {
     .option('--set-string <key=value>', 'override values with strings (repeatable)', collect, [] as string[])
     .option('--values-file <file>', 'values merged over the injector values, Helm -f style (repeatable)', collect, [] as string[])
     .option('--revision <rev>', 'the istiod revision (.Revision)')
-    .option('--istio-version <version>', 'the Istio release whose template data to build (default: detected from the templates)')
+    .option('--istio-version <version>', `the Istio release whose template data to build: MAJOR.MINOR or master (default: ${detectionHelp()})`)
     .addOption(
       new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33 (Istio 1.28+ templates)")
         .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))

@@ -1,5 +1,7 @@
 // JSON Schema of a golden matrix file (validated with ajv; errors are mapped back to file:line:col).
 
+import { ISTIO_VERSION_PATTERN } from '../istio/version.js';
+
 const stringList = { type: 'array', items: { type: 'string' } } as const;
 
 const caseProperties = {
@@ -11,7 +13,7 @@ const caseProperties = {
   setString: stringList,
   mesh: { type: 'string', minLength: 1 },
   workloads: { type: 'string', minLength: 1 },
-  istioVersion: { type: 'string', pattern: '^(\\d+\\.\\d+(\\.\\d+)?|master)$' },
+  istioVersion: { type: 'string', pattern: ISTIO_VERSION_PATTERN },
   revision: { type: 'string' },
   nativeSidecars: { enum: ['auto', 'true', 'false'] },
   kubeVersion: { type: 'string', pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$' },

@@ -19,10 +19,15 @@ export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
 
 export const KNOWN_RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'];
 
+/** The syntax every place that takes a release accepts (--istio-version, a golden matrix's istioVersion). */
+export const ISTIO_VERSION_PATTERN = '^v?(\\d+\\.\\d+(\\.\\d+)?([-+].*)?|master|latest|head)$';
+
 export function parseIstioVersion(s: string): IstioVersion {
-  const t = s.trim().replace(/^v/, '');
-  if (t === 'master' || t === 'latest' || t === 'head') return LATEST;
-  const m = /^(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(t);
+  const t = s.trim();
+  if (!new RegExp(ISTIO_VERSION_PATTERN).test(t)) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
+  const u = t.replace(/^v/, '');
+  if (u === 'master' || u === 'latest' || u === 'head') return LATEST;
+  const m = /^(\d+)\.(\d+)/.exec(u);
   if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
   const v = { major: Number(m[1]), minor: Number(m[2]) };
   if (v.major !== 1 || v.minor < 5) throw new Error(`unsupported Istio version "${s}": 1.5 or later is modelled`);
@@ -59,6 +64,12 @@ const MARKS: [RegExp, string, string][] = [
   [/holdApplicationUntilProxyStarts/, '1.7', 'reads holdApplicationUntilProxyStarts from values'],
   [/\.Concurrency\.GetValue\b/, '1.6', 'reads .ProxyConfig.Concurrency.GetValue'],
 ];
+
+/** For help texts: what detection looks for, newest first (from the same table it uses). */
+export function detectionHelp(): string {
+  const marks = MARKS.map(([, ver, reason]) => `${reason.replace(/^(uses|reads|has) /, '')} → ${ver}`).join('; ');
+  return `detected from what the templates use (${marks}; otherwise 1.5 for an injection template, else master). A release is detected as the oldest that builds the same template data: 1.23–1.27 as 1.23`;
+}
 
 /** Guess the release from the template text (or a whole ConfigMap). Templates using `.EstimatedConcurrency`
  *  without `.ProxyUID` are 1.12–1.19; `.ProxyUID` without `.InboundTrafficPolicyMode` 1.20–1.22, and so on.

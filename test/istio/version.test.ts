@@ -1,0 +1,48 @@
+// One notion of a release: what --istio-version and a golden matrix accept, and what detection
+// returns, agree; a detected release renders what the true release renders.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { matrixSchema } from '../../src/golden/schema.js';
+import { loadInjectorConfigMap } from '../../src/istio/configmap.js';
+import { renderRequest } from '../../src/istio/render.js';
+import { detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
+
+const matrixAccepts = (v: string): boolean =>
+  new Ajv({ strict: false }).validate(matrixSchema, { cases: [{ name: 'c', workloads: 'w.yaml', istioVersion: v }] }) as boolean;
+
+describe('Istio versions', () => {
+  it('the CLI and the golden matrix accept the same spellings', () => {
+    for (const v of [...KNOWN_RELEASES, '1.20.3', 'v1.24', '1.22.0-beta.1', 'latest', 'head']) {
+      expect(() => parseIstioVersion(v), v).not.toThrow();
+      expect(matrixAccepts(v), v).toBe(true);
+    }
+    for (const v of ['1', 'one.two', '1.x', '']) {
+      expect(() => parseIstioVersion(v), v).toThrow(/invalid Istio version/);
+      expect(matrixAccepts(v), v).toBe(false);
+    }
+    expect(new RegExp(ISTIO_VERSION_PATTERN).test('1.4')).toBe(true);
+    expect(() => parseIstioVersion('1.4')).toThrow(/1.5 or later/);
+  });
+
+  it('detection returns releases both accept', () => {
+    for (const text of ['{{ .ProxyInitImage }}', '{{ .NativeSidecars }}', '{{ .CompliancePolicy }}', '{{ .ProxyUID }}', '{{ .Revision }}', '{{ .ProxyConfig.Concurrency }}']) {
+      const v = formatIstioVersion(detectIstioVersion(text)!.version);
+      expect(formatIstioVersion(parseIstioVersion(v))).toBe(v);
+      expect(matrixAccepts(v)).toBe(true);
+    }
+  });
+
+  const real = '/work/shared/istio-configmaps';
+  it.runIf(existsSync(real))('a real ConfigMap renders the same with the detected release as with its own', () => {
+    for (const ver of ['1.5.0', '1.7.0', '1.8.0', '1.12.0', '1.20.0', '1.24.0', '1.28.0', 'master']) {
+      const cm = `${real}/${ver}/istio-sidecar-injector.yaml`;
+      const base = { injectorConfigMap: cm, mesh: `${real}/${ver}/istio-mesh.yaml`, workloads: 'examples/deployment.yaml' };
+      const detected = loadInjectorConfigMap(readFileSync(cm, 'utf8'), cm).detected!.version;
+      const own = parseIstioVersion(ver);
+      expect(renderRequest(base).text, ver).toBe(renderRequest({ ...base, istioVersion: own }).text);
+      expect(renderRequest({ ...base, istioVersion: detected }).text, ver).toBe(renderRequest({ ...base, istioVersion: own }).text);
+    }
+  });
+});
