@@ -93,6 +93,48 @@ export interface ExecSet {
  */
 export const MUTATORS: ReadonlySet<string> = new Set(['set', 'unset', 'merge', 'mustMerge', 'mergeOverwrite', 'mustMergeOverwrite', 'tpl']);
 
+/**
+ * Functions that return a new map no data can reach (Sprig's dict). `set` and `unset` change only the
+ * map they are given, so on a variable that only ever holds such results they change no data, and the
+ * data need not be copied for them.
+ */
+export const FRESH_MAP_FUNCS = new WeakSet<GoFunc>();
+
+/** Where only a new map can be: the name of the function every assignment of it calls. */
+const FRESH_MAKER = 'dict';
+
+/** Variables of a tree that every declaration and assignment sets to a call of FRESH_MAKER alone. */
+function freshMapVariables(root: ListNode): Set<string> {
+  const fresh = new Set<string>();
+  const not = new Set<string>();
+  const pipe = (p: PipeNode | null): void => {
+    if (!p) return;
+    if (p.decl.length > 0) {
+      const c = p.cmds.length === 1 ? p.cmds[0]!.args[0] : undefined;
+      const ok = p.decl.length === 1 && c instanceof IdentifierNode && c.ident === FRESH_MAKER;
+      for (const v of p.decl) (ok ? fresh : not).add(v.ident[0]!);
+    }
+    for (const c of p.cmds) for (const a of c.args) arg(a);
+  };
+  const arg = (a: Node): void => {
+    if (a instanceof PipeNode) pipe(a);
+    else if (a instanceof ChainNode) arg(a.node);
+  };
+  const walk = (n: Node | null): void => {
+    if (!n) return;
+    if (n instanceof ListNode) for (const x of n.nodes) walk(x);
+    else if (n instanceof ActionNode) pipe(n.pipe);
+    else if (n instanceof IfNode || n instanceof WithNode || n instanceof RangeNode) {
+      pipe(n.pipe);
+      walk(n.list);
+      walk(n.elseList);
+    } else if (n instanceof TemplateNode) pipe(n.pipe);
+  };
+  walk(root);
+  for (const v of not) fresh.delete(v);
+  return fresh;
+}
+
 /** Resource limits; every breach is an ExecError naming the limit. */
 export interface ExecLimits {
   /** Maximum bytes of output (default 256 MiB). */
@@ -914,8 +956,10 @@ interface VarBinding {
 export interface Compiled {
   run: Stmt;
   nslots: number;
-  /** The tree calls a function of MUTATORS. */
+  /** The tree calls a function of MUTATORS (set and unset on FRESH_MAKER's maps aside). */
   mutates: boolean;
+  /** Calls of set/unset were left out of `mutates` because these functions make new maps (FRESH_MAP_FUNCS). */
+  freshFuncs: string[];
 }
 
 const cache = new WeakMap<Tree, Compiled>();
@@ -924,9 +968,9 @@ const cache = new WeakMap<Tree, Compiled>();
 export function compileTree(tree: Tree): Compiled {
   let c = cache.get(tree);
   if (!c) {
-    const comp = new Compiler();
+    const comp = new Compiler(freshMapVariables(tree.root!));
     const run = comp.list(tree.root!);
-    c = { run, nslots: comp.nslots, mutates: comp.mutates };
+    c = { run, nslots: comp.nslots, mutates: comp.mutates, freshFuncs: comp.freshNeeded ? [FRESH_MAKER] : [] };
     cache.set(tree, c);
   }
   return c;
@@ -936,6 +980,9 @@ class Compiler {
   scope: VarBinding[] = [{ name: '$', slot: 0, flag: -1 }];
   nslots = 1;
   mutates = false;
+  freshNeeded = false;
+
+  constructor(private readonly freshVars: Set<string>) {}
 
   private lookupVar(name: string): VarBinding | undefined {
     for (let i = this.scope.length - 1; i >= 0; i--) if (this.scope[i]!.name === name) return this.scope[i];
@@ -1397,7 +1444,12 @@ class Compiler {
   /** A function call: `ident` names it; `node` is where "error calling" points (the command, or the identifier as an argument). */
   private func(ident: IdentifierNode, node: Node, all: Node[]): Cmd {
     const name = ident.ident;
-    if (MUTATORS.has(name)) this.mutates = true;
+    if (MUTATORS.has(name)) {
+      const target = all[1];
+      if ((name === 'set' || name === 'unset') && target instanceof VariableNode && target.ident.length === 1 && this.freshVars.has(target.ident[0]!)) {
+        this.freshNeeded = true;
+      } else this.mutates = true;
+    }
     const args = all.slice(1).map((a) => this.arg(a));
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name]! : undefined;
     let cachedFuncs: FuncMap | null = null;

@@ -4,7 +4,7 @@
 //   t.execute({ name: 'world' });            // "Hello world"
 
 import { ExecError, GoPanic, ParseError, TemplateError } from './errors.js';
-import { ExecLimits, LimitError, MissingKey, compileTree, execute as run, type ExecSet } from './exec.js';
+import { ExecLimits, FRESH_MAP_FUNCS, LimitError, MissingKey, compileTree, execute as run, type ExecSet } from './exec.js';
 import { BUILTINS } from './builtins.js';
 import { Tree } from './parse.js';
 import { isEmptyTree } from './nodes.js';
@@ -35,7 +35,15 @@ class Common implements ExecSet {
   mayMutate(): boolean {
     if (this.mutates === null) {
       this.mutates = false;
-      for (const t of this.tmpl.values()) if (t.tree?.root && compileTree(t.tree).mutates) this.mutates = true;
+      for (const t of this.tmpl.values()) {
+        if (!t.tree?.root) continue;
+        const c = compileTree(t.tree);
+        if (c.mutates) this.mutates = true;
+        for (const f of c.freshFuncs) {
+          const fn = Object.prototype.hasOwnProperty.call(this.funcs, f) ? this.funcs[f] : undefined;
+          if (!fn || !FRESH_MAP_FUNCS.has(fn)) this.mutates = true;
+        }
+      }
     }
     return this.mutates;
   }
@@ -65,6 +73,8 @@ export class Template {
       if (!NAME_RE.test(k)) throw new Error(`function name ${goQuote(k)} is not a valid identifier`);
       this.common.funcs[k] = m[k]!;
     }
+    // Whether the data must be copied can depend on which function a name calls (FRESH_MAP_FUNCS).
+    this.common.mutates = null;
     return this;
   }
 

@@ -2,9 +2,11 @@
 // map[string]interface {} and copystructure's deep copy.
 
 import { checkExpandedSize } from '../../template/limits.js';
+import { FRESH_MAP_FUNCS } from '../../template/exec.js';
 import {
   compareKeys,
   def,
+  GoFunc,
   GoNil,
   GO_TYPE,
   isMap,
@@ -106,12 +108,19 @@ export function dictFuncs(): FuncMap {
     }
     return dst;
   };
+  const freshMap = (f: GoFunc): GoFunc => {
+    FRESH_MAP_FUNCS.add(f);
+    return f;
+  };
   return table([
-    def('dict', `func(...${I}) ${M}`, (...v: GoValue[]) => {
-      const m = newMap();
-      for (let i = 0; i < v.length; i += 2) m[strval(v[i] ?? null)] = i + 1 < v.length ? v[i + 1] ?? null : '';
-      return m;
-    }),
+    // Every call makes a new map: set/unset on variables holding only dicts need no copy of the data.
+    freshMap(
+      def('dict', `func(...${I}) ${M}`, (...v: GoValue[]) => {
+        const m = newMap();
+        for (let i = 0; i < v.length; i += 2) m[strval(v[i] ?? null)] = i + 1 < v.length ? v[i + 1] ?? null : '';
+        return m;
+      }),
+    ),
     def('get', `func(${M}, string) ${I}`, (d: GoMap, key: string) => (mapHas(d, key) ? mapGet(d, key) : '')),
     def('set', `func(${M}, string, ${I}) ${M}`, (d: GoMap, key: string, value: GoValue) => {
       if (d instanceof GoNil) panic('assignment to entry in nil map');
