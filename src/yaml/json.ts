@@ -185,6 +185,9 @@ function jsonFields(t: GoType): JsonField[] {
 function isEmptyValue(v: GoValue, declared: GoType): boolean {
   if (v === undefined || v === null) return true;
   if (declared.kind === 'interface') return false;
+  // A pointer to a scalar is held dereferenced (src/istio/gostruct.ts): only nil is empty, so
+  // `runAsUser: 0` (*int64) and `runAsNonRoot: false` (*bool) are kept, as Go keeps them.
+  if (declared.kind === 'ptr') return v instanceof GoNil;
   switch (typeof v) {
     case 'boolean':
       return !v;
