@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,e,mem] [--no-go] [--no-gtjs] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,e,mem,audit,golden] [--no-go] [--no-gtjs] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -332,6 +332,19 @@ if (want('mem')) {
   }
 }
 
+// ---------- audit and golden at scale (their own scripts; each prints one summary line) ----------
+
+const scaleLines = [];
+for (const [id, script, args] of [
+  ['audit', 'audit-bench.js', ['10000']],
+  ['golden', 'golden-bench.js', ['50']],
+]) {
+  if (!want(id) || quick) continue;
+  console.error(`bench: ${id} at scale`);
+  const r = spawnSync(process.execPath, [join(here, script), ...args], { encoding: 'utf8', env: process.env });
+  scaleLines.push(`${id}: ${(r.stdout || r.stderr).trim().split('\n').pop()}${r.status === 0 ? '' : ' (over budget or failed)'}`);
+}
+
 // ---------- report ----------
 
 function table(title, pick) {
@@ -383,6 +396,10 @@ if (memory) {
         `streaming prototype (bench/lib/stream-render.js) ${mib(m.streamed.kib)} in ${fmtNs(m.streamed.ns)}`,
     );
   }
+}
+if (scaleLines.length) {
+  console.log('');
+  for (const l of scaleLines) console.log(l);
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
