@@ -1,6 +1,7 @@
 // Recursive-descent parser mirroring Go's text/template/parse/parse.go: one method per production,
 // a three-token lookahead, the same checks and the same error texts.
 
+import { parseGoInt, parseGoUint, underscoreOK } from './strconv.js';
 import { ParseError } from './errors.js';
 import { Item, ItemType, itemString, lex } from './lex.js';
 import {
@@ -606,12 +607,12 @@ export class Tree implements TreeInfo {
         return n;
       }
     }
-    const u = parseGoInt(text, false);
+    const u = parseGoUint(text);
     if (u !== undefined) {
       n.isUint = true;
       n.uint64 = u;
     }
-    const i = parseGoInt(text, true);
+    const i = parseGoInt(text);
     if (i !== undefined) {
       n.isInt = true;
       n.int64 = i;
@@ -657,77 +658,6 @@ function simplifyComplex(n: NumberNode): void {
     n.isUint = Number.isInteger(f) && f >= 0 && f < 2 ** 64;
     if (n.isUint) n.uint64 = BigInt(f);
   }
-}
-
-/** Underscores are only allowed between digits or after a base prefix (Go's underscoreOK). */
-function underscoreOK(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
-    i = 2;
-    saw = '0';
-    hex = s[1] === 'x' || s[1] === 'X';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
-/** strconv.ParseInt/ParseUint(text, 0, 64). */
-export function parseGoInt(text: string, signed: boolean): bigint | undefined {
-  let s = text;
-  let neg = false;
-  if (signed && (s[0] === '+' || s[0] === '-')) {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '') return undefined;
-  let base = 10;
-  let digits = s;
-  if (s[0] === '0' && s.length > 1) {
-    const p = s[1]!.toLowerCase();
-    if (p === 'x') {
-      base = 16;
-      digits = s.slice(2);
-    } else if (p === 'o') {
-      base = 8;
-      digits = s.slice(2);
-    } else if (p === 'b') {
-      base = 2;
-      digits = s.slice(2);
-    } else {
-      base = 8;
-      digits = s.slice(1);
-    }
-  }
-  if (digits.includes('_')) {
-    if (!underscoreOK(s)) return undefined;
-    digits = digits.replace(/_/g, '');
-  }
-  if (digits === '') return undefined;
-  const valid = base === 16 ? /^[0-9a-fA-F]+$/ : base === 10 ? /^[0-9]+$/ : base === 8 ? /^[0-7]+$/ : /^[01]+$/;
-  if (!valid.test(digits)) return undefined;
-  const prefix = base === 16 ? '0x' : base === 8 ? '0o' : base === 2 ? '0b' : '';
-  let v = BigInt(prefix + digits);
-  if (neg) v = -v;
-  if (signed) {
-    if (v < -(2n ** 63n) || v >= 2n ** 63n) return undefined;
-  } else if (v >= 2n ** 64n) return undefined;
-  return v;
 }
 
 /** strconv.ParseFloat(text, 64), including hex floats and underscores; undefined on syntax error. */

@@ -596,3 +596,116 @@ const NOT_PRINT_RUNS =
   '1,h,5,3,1,5,1,h,1g,2,7i,18,4,2s,c,f,2,f,1,f,1,11,a,4u,1k,t,d,18,4,9,7,2,e,6,4a,rc,8,d,3,d,3,38,c,2h,7,c,k,c,4,' +
   '1k,8,a,6,14,8,u,2,2,26,3d,1,2a,1,3r,c,e,2,5,3,3,5,7,9,p,7,7,9,3,d,7,15,43,1,1j,11,a,sm,wym,y,379,b,66,2,4g2,e,' +
   '5rl,2e7,f2,15u,3t7,fcmt,6o,47bk';
+
+// ---------- ParseInt / ParseUint (the one copy: template number literals, Sprig, YAML resolution) ----------
+
+/** strconv's underscoreOK: underscores only between digits or after a base prefix. */
+export function underscoreOK(s: string): boolean {
+  let saw = '^';
+  let i = 0;
+  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s[1]!)) {
+    i = 2;
+    saw = '0';
+    hex = s[1] === 'x' || s[1] === 'X';
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
+      saw = '0';
+      continue;
+    }
+    if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw === '_') return false;
+    saw = '!';
+  }
+  return saw !== '_';
+}
+
+export type IntParse = { value: bigint; err?: 'syntax' | 'range' };
+
+/** strconv.ParseInt(s, base, 64) with its error kind; on a range error value is the clamped bound. */
+export function parseIntFull(s0: string, base: number): IntParse {
+  if (s0 === '') return { value: 0n, err: 'syntax' };
+  let s = s0;
+  let neg = false;
+  if (s[0] === '+' || s[0] === '-') {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
+  const u = parseUintFull(s, base, s0);
+  if (u.err === 'syntax') return { value: 0n, err: 'syntax' };
+  const cutoff = 1n << 63n;
+  if (u.err === 'range') return { value: neg ? -cutoff : cutoff - 1n, err: 'range' };
+  if (!neg && u.value >= cutoff) return { value: cutoff - 1n, err: 'range' };
+  if (neg && u.value > cutoff) return { value: -cutoff, err: 'range' };
+  return { value: neg ? -u.value : u.value };
+}
+
+function parseUintFull(s: string, base: number, whole: string): IntParse {
+  if (s === '') return { value: 0n, err: 'syntax' };
+  const base0 = base === 0;
+  if (base === 0) {
+    base = 10;
+    if (s[0] === '0') {
+      if (s.length >= 3 && (s[1] === 'b' || s[1] === 'B')) {
+        base = 2;
+        s = s.slice(2);
+      } else if (s.length >= 3 && (s[1] === 'o' || s[1] === 'O')) {
+        base = 8;
+        s = s.slice(2);
+      } else if (s.length >= 3 && (s[1] === 'x' || s[1] === 'X')) {
+        base = 16;
+        s = s.slice(2);
+      } else {
+        base = 8;
+        s = s.slice(1);
+      }
+    }
+  }
+  const max = (1n << 64n) - 1n;
+  let n = 0n;
+  let underscores = false;
+  let overflow = false;
+  const b = BigInt(base);
+  for (const c of s) {
+    let d: number;
+    if (c === '_' && base0) {
+      underscores = true;
+      continue;
+    } else if (c >= '0' && c <= '9') d = c.charCodeAt(0) - 48;
+    else if (/[a-z]/i.test(c)) d = c.toLowerCase().charCodeAt(0) - 87;
+    else return { value: 0n, err: 'syntax' };
+    if (d >= base) return { value: 0n, err: 'syntax' };
+    if (!overflow) {
+      n = n * b + BigInt(d);
+      if (n > max) overflow = true;
+    }
+  }
+  if (underscores && !underscoreOK(whole)) return { value: 0n, err: 'syntax' };
+  if (overflow) return { value: max, err: 'range' };
+  return { value: n };
+}
+
+/** strconv.ParseUint(s, base, 64) with its error kind. */
+export function parseUintFullGo(s: string, base: number): IntParse {
+  if (s !== '' && (s[0] === '+' || s[0] === '-')) return { value: 0n, err: 'syntax' };
+  return parseUintFull(s, base, s);
+}
+
+/** strconv.ParseInt(s, base, 64); undefined on any error. */
+export function parseGoInt(s: string, base = 0): bigint | undefined {
+  const r = parseIntFull(s, base);
+  return r.err ? undefined : r.value;
+}
+
+/** strconv.ParseUint(s, base, 64); undefined on any error (no sign allowed). */
+export function parseGoUint(s: string, base = 0): bigint | undefined {
+  const r = parseUintFullGo(s, base);
+  return r.err ? undefined : r.value;
+}

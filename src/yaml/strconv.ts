@@ -1,5 +1,10 @@
 // The few pieces of Go's strconv that encoding/json and yaml.v2 depend on: shortest float formatting
-// ('e', 'f', 'g' with precision -1) and ParseInt/ParseUint/ParseFloat as yaml.v2's resolver calls them.
+// ('e', 'f', 'g' with precision -1) and ParseInt/ParseUint/ParseFloat as yaml.v2's resolver calls them
+// (ParseInt/ParseUint and underscoreOK are src/template/strconv.ts's).
+
+import { underscoreOK } from '../template/strconv.js';
+
+export { parseGoInt, parseGoUint } from '../template/strconv.js';
 
 /** Shortest decimal digits and decimal-point position of |x| (x finite, non-zero): x = 0.DIGITS × 10^dp. */
 function shortestDigits(x: number, bits: 32 | 64): { digits: string; dp: number } {
@@ -65,97 +70,6 @@ export function formatFloat(x: number, fmt: 'e' | 'f' | 'g', bits: 32 | 64 = 64)
       return fmtF(neg, digits, dp);
     }
   }
-}
-
-const MAX_INT64 = (1n << 63n) - 1n;
-const MIN_INT64 = -(1n << 63n);
-const MAX_UINT64 = (1n << 64n) - 1n;
-
-function baseAndBody(s: string): { base: number; body: string } | undefined {
-  if (s.length >= 2 && s[0] === '0') {
-    const p = s[1]!.toLowerCase();
-    if (p === 'x') return { base: 16, body: s.slice(2) };
-    if (p === 'b') return { base: 2, body: s.slice(2) };
-    if (p === 'o') return { base: 8, body: s.slice(2) };
-    return { base: 8, body: s.slice(1) };
-  }
-  return { base: 10, body: s };
-}
-
-const DIGITS: Record<number, RegExp> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ };
-
-/** Unsigned magnitude of s in the given base (0 = Go literal prefixes), underscores not allowed here. */
-function parseMagnitude(s: string, base: number): bigint | undefined {
-  let body = s;
-  let b = base;
-  if (base === 0) {
-    const r = baseAndBody(s)!;
-    b = r.base;
-    body = r.body;
-    if (b === 8 && s[1] !== 'o' && s[1] !== 'O') {
-      // a leading "0" alone is octal with the zero kept ("0" itself is valid)
-      body = s.slice(1);
-      if (body === '') return 0n;
-    }
-  }
-  if (!DIGITS[b]!.test(body)) return undefined;
-  let v = 0n;
-  const bb = BigInt(b);
-  for (const ch of body) v = v * bb + BigInt(parseInt(ch, 16));
-  return v;
-}
-
-/** strconv.ParseInt(s, base, 64); undefined on any error. */
-export function parseGoInt(s: string, base = 0): bigint | undefined {
-  if (s === '') return undefined;
-  let neg = false;
-  let body = s;
-  if (s[0] === '+' || s[0] === '-') {
-    neg = s[0] === '-';
-    body = s.slice(1);
-  }
-  const m = parseMagnitude(body, base);
-  if (m === undefined) return undefined;
-  const v = neg ? -m : m;
-  if (v > MAX_INT64 || v < MIN_INT64) return undefined;
-  return v;
-}
-
-/** strconv.ParseUint(s, base, 64); undefined on any error (no sign allowed). */
-export function parseGoUint(s: string, base = 0): bigint | undefined {
-  if (s === '' || s[0] === '+' || s[0] === '-') return undefined;
-  const m = parseMagnitude(s, base);
-  if (m === undefined || m > MAX_UINT64) return undefined;
-  return m;
-}
-
-/** strconv's underscoreOK: underscores only between digits (or after a base prefix). */
-function underscoreOK(s0: string): boolean {
-  let s = s0;
-  let saw = '^';
-  let i = 0;
-  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && 'box'.includes(s[1]!.toLowerCase())) {
-    i = 2;
-    saw = '0';
-    hex = s[1]!.toLowerCase() === 'x';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
 }
 
 /**

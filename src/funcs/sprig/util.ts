@@ -4,7 +4,7 @@
 import { GoPanic } from '../../template/errors.js';
 import { checkStringSize } from '../../template/limits.js';
 import { sprintf } from '../../template/fmt.js';
-import { byteLength, fromGoBytes, goBytes } from '../../template/strconv.js';
+import { byteLength, fromGoBytes, goBytes, parseIntFull, underscoreOK } from '../../template/strconv.js';
 import {
   GoError,
   GoFunc,
@@ -376,98 +376,7 @@ function trimZeroDecimal(s: string): string {
 
 // ---------- strconv ----------
 
-/** strconv's underscoreOK: underscores only between digits or after a base prefix. */
-function underscoreOK(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s[1]!)) {
-    i = 2;
-    saw = '0';
-    hex = s[1] === 'x' || s[1] === 'X';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
-export type IntParse = { value: bigint; err?: 'syntax' | 'range' };
-
-/** strconv.ParseInt(s, base, 64) with its error kind; on a range error value is the clamped bound. */
-export function parseIntFull(s0: string, base: number): IntParse {
-  if (s0 === '') return { value: 0n, err: 'syntax' };
-  let s = s0;
-  let neg = false;
-  if (s[0] === '+' || s[0] === '-') {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  const u = parseUintFull(s, base, s0);
-  if (u.err === 'syntax') return { value: 0n, err: 'syntax' };
-  const cutoff = 1n << 63n;
-  if (u.err === 'range') return { value: neg ? -cutoff : cutoff - 1n, err: 'range' };
-  if (!neg && u.value >= cutoff) return { value: cutoff - 1n, err: 'range' };
-  if (neg && u.value > cutoff) return { value: -cutoff, err: 'range' };
-  return { value: neg ? -u.value : u.value };
-}
-
-function parseUintFull(s: string, base: number, whole: string): IntParse {
-  if (s === '') return { value: 0n, err: 'syntax' };
-  const base0 = base === 0;
-  if (base === 0) {
-    base = 10;
-    if (s[0] === '0') {
-      if (s.length >= 3 && (s[1] === 'b' || s[1] === 'B')) {
-        base = 2;
-        s = s.slice(2);
-      } else if (s.length >= 3 && (s[1] === 'o' || s[1] === 'O')) {
-        base = 8;
-        s = s.slice(2);
-      } else if (s.length >= 3 && (s[1] === 'x' || s[1] === 'X')) {
-        base = 16;
-        s = s.slice(2);
-      } else {
-        base = 8;
-        s = s.slice(1);
-      }
-    }
-  }
-  const max = (1n << 64n) - 1n;
-  let n = 0n;
-  let underscores = false;
-  let overflow = false;
-  const b = BigInt(base);
-  for (const c of s) {
-    let d: number;
-    if (c === '_' && base0) {
-      underscores = true;
-      continue;
-    } else if (c >= '0' && c <= '9') d = c.charCodeAt(0) - 48;
-    else if (/[a-z]/i.test(c)) d = c.toLowerCase().charCodeAt(0) - 87;
-    else return { value: 0n, err: 'syntax' };
-    if (d >= base) return { value: 0n, err: 'syntax' };
-    if (!overflow) {
-      n = n * b + BigInt(d);
-      if (n > max) overflow = true;
-    }
-  }
-  if (underscores && !underscoreOK(whole)) return { value: 0n, err: 'syntax' };
-  if (overflow) return { value: max, err: 'range' };
-  return { value: n };
-}
+export { parseIntFull, type IntParse } from '../../template/strconv.js';
 
 /** strconv.ParseInt(s, base, 64); undefined on any error. */
 export function parseInt(s: string, base: number): bigint | undefined {
