@@ -21,6 +21,7 @@ import {
   parseProto,
   pf,
   ProtoParseError,
+  splitPath,
   wrap,
   type Enum,
   type Msg,
@@ -274,13 +275,4 @@ export function loadMeshConfig(text: string, v: IstioVersion, opts: { file?: str
     if (e instanceof ProtoParseError) throw meshDoc ? meshDoc.errorAt(splitPath(e.path), e.message) : e;
     throw e;
   }
-}
-
-/** 'a.b[0].c' → ['a', 'b', 0, 'c'] */
-function splitPath(path: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  const re = /([^.[\]]+)|\[(\d+)\]/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
-  return out;
 }

@@ -468,6 +468,15 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The inverse of joinPath: 'a.b[0].c' → ['a', 'b', 0, 'c'] (for file positions of a parse path). */
+export function splitPath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  return out;
+}
+
 function joinPath(base: string, k: string | number): string {
   if (typeof k === 'number') return `${base}[${k}]`;
   return base === '' ? k : `${base}.${k}`;

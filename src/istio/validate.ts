@@ -14,7 +14,7 @@ import { valuesSchema } from './schema/values.schema.js';
 import { meshSchema, proxyConfigSchema } from './schema/mesh.schema.js';
 import type { LoadedDocument, PathSegment } from '../yaml/load.js';
 import { applyMeshConfig } from './mesh.js';
-import { ProtoParseError, type ParseOpts } from './proto.js';
+import { ProtoParseError, splitPath, type ParseOpts } from './proto.js';
 import { parseProxyConfig } from './proxyconfig.js';
 import type { IstioVersion } from './version.js';
 
@@ -119,15 +119,6 @@ function run(schema: object, raw: unknown, doc: LoadedDocument | undefined, what
 
 export function validateValues(raw: unknown, doc?: LoadedDocument): Problem[] {
   return run(valuesSchema, raw ?? {}, doc, 'values');
-}
-
-/** 'a.b[0].c' → ['a', 'b', 0, 'c'] (the protobuf parser's paths) */
-function splitPath(path: string): PathSegment[] {
-  const out: PathSegment[] = [];
-  const re = /([^.[\]]+)|\[(\d+)\]/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
-  return out;
 }
 
 /** What the protobuf parser (as jsonpb in istiod) says about every field: unknown ones warn, with a
