@@ -43,8 +43,8 @@ import {
   T,
   asDeclared,
   bitsOf,
-  compareKeys,
   isFloatKind,
+  sortKeys,
   isIntKind,
   isTrue,
   isUintKind,
@@ -1136,7 +1136,7 @@ class Compiler {
                 const y = BigInt(b);
                 return x < y ? -1 : x > y ? 1 : 0;
               });
-            } else keys.sort(compareKeys);
+            } else sortKeys(keys);
             for (const k of keys) {
               const key: GoValue = intKeys ? (t.key === T.int ? BigInt(k) : new GoNum(t.key!, BigInt(k))) : k;
               if (iterate(s, key, m[k], eiface) === Flow.Break) break;

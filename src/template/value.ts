@@ -298,8 +298,17 @@ export function compareKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Characters where UTF-16 order and code point order can part (surrogates against U+E000..U+FFFF). */
+const HIGH_UNITS = /[\ud800-\uffff]/;
+
+/** Sort string keys in place in Go's order (compareKeys); without high code units, JavaScript's own order is the same. */
+export function sortKeys(keys: string[]): string[] {
+  for (let i = 0; i < keys.length; i++) if (HIGH_UNITS.test(keys[i]!)) return keys.sort(compareKeys);
+  return keys.sort();
+}
+
 export function sortedKeys(m: GoMap): string[] {
-  return Object.keys(m).sort(compareKeys);
+  return sortKeys(Object.keys(m));
 }
 
 /** The zero value of a type, as Go's reflect.Zero gives it. */

@@ -4,7 +4,7 @@
 // choices (libyaml's emitter as yaml.v2 ports it): key order, scalar styles, indentation, folding
 // at 80 columns, escapes.
 
-import { GO_TYPE, GoNum, compareKeys, isIntKind, isUintKind, type GoMap, type GoType, type GoValue } from '../template/value.js';
+import { GO_TYPE, GoNum, isIntKind, isUintKind, sortKeys, type GoMap, type GoType, type GoValue } from '../template/value.js';
 import { goJsonMarshal, jsonFloat, jsonQuote, parseJsonRaw, type JsonRawNode } from './json.js';
 import { isBase60Float, resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
@@ -713,7 +713,7 @@ function plainRaw(v: GoValue, depth: number): JsonRawNode | typeof NOT_PLAIN {
   const m = v as GoMap;
   const t = m[GO_TYPE];
   if (t !== undefined && (t.marshalJSON || t.kind !== 'map' || t.key === undefined || t.key.kind !== 'string')) return NOT_PLAIN;
-  const keys = Object.keys(m).sort(compareKeys);
+  const keys = sortKeys(Object.keys(m));
   const entries: [string, JsonRawNode][] = new Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;

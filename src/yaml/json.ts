@@ -3,6 +3,7 @@
 // output bytes and error texts (Go 1.19).
 
 import {
+  sortKeys,
   GO_TYPE,
   GoFunc,
   GoNil,
@@ -331,7 +332,7 @@ class Encoder {
   }
 
   private map(m: GoMap, t: GoType, depth: number): string {
-    const keys = Object.keys(m).sort(byteOrder);
+    const keys = sortKeys(Object.keys(m));
     if (keys.length === 0) return '{}';
     this.enter(m, t, depth);
     try {
@@ -376,19 +377,6 @@ class Encoder {
       if (s.ptr) this.leave(s);
     }
   }
-}
-
-function byteOrder(a: string, b: string): number {
-  // Go sorts map keys by their UTF-8 bytes; for valid strings that is code point order.
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i)!;
-    const cb = b.codePointAt(i)!;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length - b.length;
 }
 
 /** json.Marshal / json.MarshalIndent / Encoder with SetEscapeHTML(false) (without the trailing newline). */
