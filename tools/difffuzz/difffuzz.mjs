@@ -50,8 +50,9 @@ function errKind(e) {
 // a self-referential map, say) gets null, found by bisecting the batch.
 function runGo(tool, cases) {
   const input = cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
-  const p = spawnSync(tool, [], { input, maxBuffer: 1 << 30, encoding: 'utf8', env: { ...process.env, TZ: 'UTC' }, timeout: 300000 });
-  const lines = (p.stdout ?? '').split('\n');
+  // A case with a huge output (over the buffer) counts as a crash and is bisected out too.
+  const p = spawnSync(tool, [], { input, maxBuffer: 1 << 28, env: { ...process.env, TZ: 'UTC' }, timeout: 300000 });
+  const lines = p.error ? [''] : (p.stdout ?? Buffer.alloc(0)).toString('utf8').split('\n');
   lines.pop(); // after the last newline: empty, or a line cut short by a crash
   if (p.status === 0 && lines.length === cases.length) return lines.map((l) => JSON.parse(l));
   if (cases.length === 1) return [null];

@@ -60,6 +60,7 @@ for (const set of ['helm', 'istio']) {
   for (const f of TABLES[set]) seen.set(f.name, f);
   TABLES[set] = [...seen.values()];
 }
+const SIZED = new Set(['repeat', 'indent', 'nindent', 'until', 'untilStep', 'seq', 'wrap', 'wrapWith', 'chunk', 'mustChunk', 'abbrev', 'abbrevboth', 'trunc', 'derivePassword']);
 const MUTATING = new Set(['set', 'unset', 'merge', 'mergeOverwrite', 'mustMerge', 'mustMergeOverwrite', 'dig']);
 // Date functions fall back to time.Now() for other types; formatDuration's Go stand-in type has
 // another name than Istio's: both get well-typed arguments only.
@@ -190,6 +191,8 @@ class FuncGen {
     // A map changed in place and then printed through itself would be a cycle, which kills Go (stack
     // overflow in fmt): functions that change maps get fresh dicts only.
     this.fresh = MUTATING.has(f.name);
+    // no huge sizes where Go would allocate them
+    this.small = SIZED.has(f.name);
     let args = kinds.map((k) => this.arg(k));
     this.fresh = false;
     // wrong arity and wrong types, now and then
@@ -220,6 +223,7 @@ class FuncGen {
       case 'small':
         return r.weighted([[8, () => String(r.range(0, 6))], [1, () => r.pick(['-1', '-3', '1.5', '"2"', '0'])], [fx ? 0 : 1, () => '.i']])();
       case 'num':
+        if (this.small) return String(r.range(-3, 8));
         return r.weighted([
           [4, () => String(r.range(-5, 20))],
           [2, () => r.pick(['1.5', '-2.5', '0.1', '3.0', '1e3', '1e21', '2.675', '-0.5', '0.125'])],
@@ -260,7 +264,7 @@ class FuncGen {
           [3, () => this.scalar()],
           [1, () => this.arg('list')],
           [1, () => this.arg('map')],
-          [fx ? 0 : 2, () => r.pick(this.fresh ? ['.s', '.n', '.i', '.f', '.t', '.z', '.e'] : ['.s', '.n', '.i', '.f', '.l', '.list', '.m', '.t', '.z', '.e', '.missing', '.m.c'])],
+          [fx ? 0 : 2, () => r.pick(this.small ? ['.s', '.i', '.t', '.z', '.e'] : this.fresh ? ['.s', '.n', '.i', '.f', '.t', '.z', '.e'] : ['.s', '.n', '.i', '.f', '.l', '.list', '.m', '.t', '.z', '.e', '.missing', '.m.c'])],
           // the Go tool's Istio structs are stand-ins with fewer fields: only their maps print alike
           [fx ? 2 : 0, () => r.pick(['.Annotations', '.NilAnnotations', '.ObjectMeta.Labels', '.ObjectMeta.Name', '.NilDuration'])],
         ])();
@@ -272,9 +276,9 @@ class FuncGen {
     return r.weighted([
       [4, () => r.pick(STRING_LITS)],
       [3, () => String(r.range(-3, 10))],
-      [1.5, () => r.pick(['1.5', '-2.5', '0.0', '1e21', '3.0', '0.1', '1e-7', '123456789.0'])],
+      [1.5, () => r.pick(this.small ? ['1.5', '-2.5', '0.0', '3.0', '0.1', '1e-7'] : ['1.5', '-2.5', '0.0', '1e21', '3.0', '0.1', '1e-7', '123456789.0'])],
       [1, () => r.pick(['true', 'false', 'nil'])],
-      [0.3, () => r.pick(['9223372036854775807', '(int64 -4)', '(float64 5)', '(toString 5)'])],
+      [this.small ? 0 : 0.3, () => r.pick(['9223372036854775807', '(int64 -4)', '(float64 5)', '(toString 5)'])],
     ])();
   }
 }
