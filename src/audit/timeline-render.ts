@@ -84,8 +84,9 @@ export function renderTimelineText(t: Timeline, opts: { color?: boolean; width?:
     lines.push(bold('  Also found:'));
     for (const f of rest) {
       const level: StepLevel = f.severity === 'info' ? 'note' : 'hazard';
-      const head = `    ${MARK[level]} [${f.rule}] ${f.container ? `${clean(f.container)}: ` : ''}`;
-      wrap(head.trimStart() + clean(f.message), width - 7).forEach((b, i) => lines.push(paint[level](`${i === 0 ? '    ' : '       '}${b}`)));
+      const lead = `    ${MARK[level]} `;
+      const body = `[${f.rule}] ${f.container ? `${clean(f.container)}: ` : ''}${clean(f.message)}`;
+      wrap(body, width - lead.length).forEach((b, i) => lines.push(paint[level](`${i === 0 ? lead : ' '.repeat(lead.length)}${b}`)));
     }
   }
   return lines.join('\n') + '\n';
@@ -250,7 +251,7 @@ export function renderTimelineSvg(t: Timeline): string {
       }
       if (l.role === 'proxy' && t.proxyReady === undefined && !l.blocks) {
         // nothing waits for Envoy: its readiness comes at an unknown moment after the start
-        rect(sx(l.start), barY, Math.min(sx(l.start + 1.6), sx0 + sW) - sx(l.start), barH, `rx="3" fill="url(#${id}-unknown)"`, 'Envoy ready: unknown, nothing waits for it');
+        rect(sx(l.start), barY, sx0 + sW - sx(l.start), barH, `rx="3" fill="url(#${id}-unknown)"`, 'Envoy ready: unknown, nothing waits for it');
       }
       startLabel = l.gateText ?? (l.role === 'app' ? 'starts' : 'starts; nothing waits for it');
       if (l.role === 'proxy' && t.proxyReady === undefined && !l.blocks && !l.gate) startLabel = 'starts; nothing waits for ready';
@@ -304,9 +305,8 @@ export function renderTimelineSvg(t: Timeline): string {
     const c = ok ? GREEN : t.appWaitsItself ? AMBER : RED;
     const x = sx(t.appStart);
     o.push(`<line x1="${n(x)}" x2="${n(x)}" y1="${band1 + 3}" y2="${bottom}" stroke="${c}" stroke-width="2" stroke-dasharray="5 3"/>`);
-    const traffic = t.summary[0];
-    const rule = !ok && traffic?.rule ? ` [${traffic.rule}]` : '';
-    const label = t.proxyReadyAtAppStart === undefined ? `${t.app ?? 'app'} can send traffic` : ok ? `${t.app ?? 'app'} can send traffic, proxy ready` : t.appWaitsItself ? `${t.app ?? 'app'} starts, waits for the proxy itself${rule}` : `${t.app ?? 'app'} can send traffic, proxy NOT ready${rule}`;
+    // the rule id is in the headline and the hazard list; the marker stays short enough to read
+    const label = t.proxyReadyAtAppStart === undefined ? `${t.app ?? 'app'} can send traffic` : ok ? `${t.app ?? 'app'} can send traffic, proxy ready` : t.appWaitsItself ? `${t.app ?? 'app'} starts, waits for the proxy itself` : `${t.app ?? 'app'} can send traffic, proxy NOT ready`;
     placeLabel(o, x, band1, label, sx0, sx0 + sW, c, true);
   }
   if (t.proxyReady !== undefined && t.proxyReady !== t.appStart) placeLabel(o, sx(t.proxyReady), band2, 'proxy ready', sx0, sx0 + sW, GREEN, false);
