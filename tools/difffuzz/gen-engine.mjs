@@ -45,6 +45,9 @@ const PRINTF_FORMATS = [
 ];
 const HTML_STRINGS = ['"<b>\\"x\\" & \'y\'</b>"', '"a=b&c=d e"', '"\\u00e9\\u2028"', '"javascript:alert(1)"', '"\\x00"', '"+/ ?"'];
 
+// Share of templates edited into (mostly) parse errors; DIFFFUZZ_MUTATE overrides it.
+const MUTATE = Number(process.env.DIFFFUZZ_MUTATE ?? 0.08);
+
 class Scope {
   constructor(parent) {
     this.parent = parent;
@@ -102,7 +105,7 @@ class EngineGen {
     }
     this.top = true;
     let body = this.body(new Scope(), r.range(2, 4));
-    if (r.chance(0.08)) body = this.mutate(body);
+    if (r.chance(MUTATE)) body = this.mutate(body);
     c.template = body;
     if (r.chance(0.04)) {
       const [L, R] = r.pick([['<<', '>>'], ['[[', ']]'], ['{%', '%}'], ['(', ')'], ['{{{', '}}}']]);
