@@ -9,9 +9,11 @@
 //   validateProxyConfigAnnotation(raw, doc?, version?)   a pod's proxy.istio.io/config
 //   formatProblem(p)                   "file:line:col: warning: ..." one line
 
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { valuesSchema } from './schema/values.schema.js';
 import { meshSchema, proxyConfigSchema } from './schema/mesh.schema.js';
+import { validateMeshSchema, validateProxyConfigSchema, validateValuesSchema } from './schema/validators.generated.js';
 import type { LoadedDocument, PathSegment } from '../yaml/load.js';
 import { applyMeshConfig } from './mesh.js';
 import { ProtoParseError, splitPath, type ParseOpts } from './proto.js';
@@ -24,13 +26,20 @@ export interface Problem {
   message: string;
 }
 
+// ajv's own code for our schemas, generated ahead of time (tools/gen-validators.mjs): compiling them at
+// start-up was about 40% of a cold `render`. Any other schema is compiled by ajv, loaded on first use.
+const compiled = new Map<object, ValidateFunction>([
+  [valuesSchema, validateValuesSchema as ValidateFunction],
+  [meshSchema, validateMeshSchema as ValidateFunction],
+  [proxyConfigSchema, validateProxyConfigSchema as ValidateFunction],
+]);
 let ajv: Ajv | undefined;
-const compiled = new Map<object, ValidateFunction>();
 
 function validator(schema: object): ValidateFunction {
   let v = compiled.get(schema);
   if (!v) {
-    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    ajv ??= new AjvClass({ allErrors: true, strict: false, verbose: true });
     v = ajv.compile(schema);
     compiled.set(schema, v);
   }
