@@ -3,23 +3,33 @@
 // 2 bad input or usage (one line on stderr, never a stack trace).
 
 import { Command, CommanderError } from 'commander';
-import { goldenCommand } from './golden.js';
-import { istioCaseRenderer } from '../golden/istio.js';
-import { templateCommand } from './template.js';
-import { renderCommand } from './render.js';
-import { auditCommand } from './audit.js';
 import { VERSION } from '../version.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+// A command's module (and what it needs: ajv, the audit rules, golden) is loaded only when that command
+// runs; module loading was most of a cold `render`. Help and unknown commands load them all.
+const commands: Record<string, () => Promise<Register>> = {
+  template: async () => (await import('./template.js')).templateCommand,
+  render: async () => (await import('./render.js')).renderCommand,
+  audit: async () => (await import('./audit.js')).auditCommand,
+  golden: async () => {
+    const [{ goldenCommand }, { istioCaseRenderer }] = await Promise.all([import('./golden.js'), import('../golden/istio.js')]);
+    return (program) => goldenCommand(program, { renderer: istioCaseRenderer });
+  },
+};
+
+/** The program with every command, or with only the one `argv` (process.argv style) names. */
+export async function buildProgram(argv?: string[]): Promise<Command> {
+  const named = argv?.slice(2).find((a) => !a.startsWith('-'));
+  const wanted = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
+  const registers = await Promise.all(wanted.map((name) => commands[name]!()));
   const program = new Command('sidecar-render')
     .description('Render Istio sidecar-injector templates as istiod would; audit and golden-test the result.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  templateCommand(program);
-  renderCommand(program);
-  auditCommand(program);
-  goldenCommand(program, { renderer: istioCaseRenderer });
+  for (const register of registers) register(program);
   for (const c of program.commands) c.exitOverride();
   for (const c of program.commands.flatMap((x) => x.commands)) c.exitOverride();
   return program;
@@ -28,7 +38,7 @@ export function buildProgram(): Command {
 /** Run the CLI; resolves to the exit code. Errors become one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   process.exitCode = undefined;
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (e) {
