@@ -269,24 +269,33 @@ function cpuCores(q: string): number | undefined {
   return Math.ceil(Number(milli) / 1000);
 }
 
-/** inject.estimateConcurrency (1.12–1.19): ProxyConfig.Concurrency, else the proxy CPU limit/request. */
+/** inject.estimateConcurrency (1.12–1.19): a positive ProxyConfig.Concurrency as it is; an explicit 0 means
+ *  "from the CPU": the proxyCPULimit annotation, else (only when that annotation is absent) proxyCPU, else
+ *  (only when neither is there) the values' proxy resources, limits before requests; everything else,
+ *  an unset Concurrency included, is 2. */
 export function estimateConcurrency(pc: ProtoStruct, annotations: Record<string, string>, values: GoMap): bigint {
   const c = pc.values.get('Concurrency');
-  if (c instanceof GoStruct) return intValue(c.field('Value')) ?? 0n;
-  for (const a of ['sidecar.istio.io/proxyCPULimit', 'sidecar.istio.io/proxyCPU']) {
-    if (Object.prototype.hasOwnProperty.call(annotations, a)) {
-      const n = cpuCores(annotations[a]!);
-      if (n !== undefined) return BigInt(n);
+  if (!(c instanceof GoStruct)) return 2n;
+  const set = intValue(c.field('Value')) ?? 0n;
+  if (set > 0n) return set;
+  const has = (a: string): boolean => Object.prototype.hasOwnProperty.call(annotations, a);
+  if (has('sidecar.istio.io/proxyCPULimit')) {
+    const n = cpuCores(annotations['sidecar.istio.io/proxyCPULimit']!);
+    if (n !== undefined) return BigInt(n);
+  } else if (has('sidecar.istio.io/proxyCPU')) {
+    const n = cpuCores(annotations['sidecar.istio.io/proxyCPU']!);
+    if (n !== undefined) return BigInt(n);
+  } else {
+    for (const kind of ['limits', 'requests']) {
+      const q = path(values, 'global', 'proxy', 'resources', kind, 'cpu');
+      // the values' resources decode into map[string]string: a quantity written as a number is still read
+      if (typeof q === 'string' || typeof q === 'number') {
+        const n = cpuCores(String(q));
+        if (n !== undefined) return BigInt(n);
+      }
     }
   }
-  for (const kind of ['limits', 'requests']) {
-    const q = path(values, 'global', 'proxy', 'resources', kind, 'cpu');
-    if (typeof q === 'string' || typeof q === 'number') {
-      const n = cpuCores(String(q));
-      if (n !== undefined && n > 0) return BigInt(n);
-    }
-  }
-  return 0n;
+  return 2n;
 }
 
 export function inboundTrafficPolicyMode(mesh: ProtoStruct): string {

@@ -6,6 +6,7 @@ import { workloadsFromText } from '../../src/istio/workload.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 import { defaultMeshConfig, loadMeshConfig } from '../../src/istio/mesh.js';
 import { plainToGo } from '../../src/istio/gostruct.js';
+import { applyProxyConfig } from '../../src/istio/proxyconfig.js';
 import type { GoMap } from '../../src/template/value.js';
 
 const V = parseIstioVersion;
@@ -158,10 +159,12 @@ describe('helpers', () => {
     expect(proxyImage(v, 'default', {})).toBe('h/proxyv2:1.2');
     expect(proxyImage(plainToGo({ global: { hub: 'h', tag: 1.2 } }) as GoMap, '', {})).toBe('h/proxyv2:1.2');
   });
-  it('EstimatedConcurrency from annotations', () => {
+  it('EstimatedConcurrency: the default concurrency 2 unless set; the CPU annotations only for an explicit 0', () => {
     const pc = defaultMeshConfig(V('1.12')).values.get('DefaultConfig') as never;
-    expect(estimateConcurrency(pc, { 'sidecar.istio.io/proxyCPU': '100m' }, plainToGo({}) as GoMap)).toBe(1n);
-    expect(estimateConcurrency(pc, { 'sidecar.istio.io/proxyCPULimit': '3' }, plainToGo({}) as GoMap)).toBe(3n);
+    expect(estimateConcurrency(pc, { 'sidecar.istio.io/proxyCPU': '100m' }, plainToGo({}) as GoMap)).toBe(2n);
+    const zero = applyProxyConfig(V('1.12'), pc, { concurrency: 0 });
+    expect(estimateConcurrency(zero, { 'sidecar.istio.io/proxyCPU': '100m' }, plainToGo({}) as GoMap)).toBe(1n);
+    expect(estimateConcurrency(zero, { 'sidecar.istio.io/proxyCPULimit': '3' }, plainToGo({}) as GoMap)).toBe(3n);
   });
   it('OpenShift uid range', () => {
     expect(proxyIDs({ metadata: { annotations: { 'openshift.io/sa.scc.uid-range': '1000620000/10000', 'openshift.io/sa.scc.supplemental-groups': '1000620000/10000' } } })).toEqual({ uid: 1000629999n, gid: 1000629999n });
