@@ -233,12 +233,14 @@ export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
     StatNameLength: new GoNum(T.int32, 189n),
     StatusPort: new GoNum(T.int32, 15020n),
   });
-  if (!atLeast(v, 1, 14)) pc.values.set('ParentShutdownDuration', duration(w, 60));
+  // ParentShutdownDuration and Concurrency 2 stayed in DefaultProxyConfig until 1.18, which made an
+  // unset concurrency mean "from the CPU limit" (1.18 upgrade notes; mesh.go of 1.17 still has both).
+  if (!atLeast(v, 1, 18)) pc.values.set('ParentShutdownDuration', duration(w, 60));
   if (atLeast(v, 1, 7)) pc.values.set('TerminationDrainDuration', duration(w, 5));
   if (!atLeast(v, 1, 6)) {
     pc.values.set('Concurrency', new GoNum(T.int32, 2n));
     pc.values.set('ConnectTimeout', duration(w, 1));
-  } else if (!atLeast(v, 1, 12)) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
+  } else if (!atLeast(v, 1, 18)) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
   if (!atLeast(v, 1, 21)) {
     const zipkinField = m.Tracing.fields.find((f) => f.go === 'Zipkin')!;
     const zipkinMsg = zipkinField.type as Msg;

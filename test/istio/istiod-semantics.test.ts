@@ -69,3 +69,19 @@ describe('EstimatedConcurrency (1.12-1.19)', () => {
     expect(render('1.12', t, { annotations: zero })).toBe('c: "2"\n');
   });
 });
+
+describe('DefaultProxyConfig per release, as PROXY_CONFIG (protoToJSON) shows it', () => {
+  const t = 'pc: {{ protoToJSON .ProxyConfig }}\n';
+  const mesh = 'defaultConfig:\n  concurrency: 2\n  parentShutdownDuration: 60s\n';
+  it('concurrency 2 and parentShutdownDuration 60s are defaults through 1.17, so they are left out', () => {
+    expect(render('1.12', t, { mesh })).toBe('pc: {}\n');
+    expect(render('1.17', t, { mesh })).toBe('pc: {}\n');
+  });
+  it('from 1.18 neither is a default any more', () => {
+    expect(render('1.20', t, { mesh })).toBe('pc: {"parentShutdownDuration":"60s","concurrency":2}\n');
+  });
+  it('from 1.8 a template reading .ProxyConfig.Concurrency sees 2 by default up to 1.17', () => {
+    expect(render('1.16', 'c: "{{ .ProxyConfig.Concurrency.GetValue }}"\n')).toBe('c: "2"\n');
+    expect(render('1.20', 'c: "{{ .ProxyConfig.Concurrency.GetValue }}"\n')).toBe('c: "0"\n');
+  });
+});
