@@ -435,6 +435,18 @@ function splitParams(s: string): string[] {
  * Arguments arrive converted to the declared parameter types (variadic ones as separate arguments).
  */
 export function def(name: string, signature: string, fn: (...args: any[]) => GoValue): GoFunc {
+  // Function sets are built per template set (Sprig's and Istio's are ~250 functions over ~90 distinct
+  // signatures), and parsing every signature again was a few ms of a cold start.
+  const known = signatures.get(signature);
+  if (known) return new GoFunc(name, known.params, known.variadic, known.results, known.resultType, fn);
+  const f = parseSignature(name, signature, fn);
+  signatures.set(signature, f);
+  return f;
+}
+
+const signatures = new Map<string, GoFunc>();
+
+function parseSignature(name: string, signature: string, fn: (...args: any[]) => GoValue): GoFunc {
   const sig = signature.trim();
   if (!sig.startsWith('func(')) throw new Error(`bad signature for ${name}: ${signature}`);
   let depth = 0;
