@@ -3,7 +3,7 @@
 
 import type { RE2JS } from 're2js';
 import { re2 } from './re2.js';
-import { goQuote } from '../../template/quote.js';
+import { quote as goQuote } from '../../template/strconv.js';
 import { def, SLICE_STRING, GoNil, withType, type FuncMap } from '../../template/value.js';
 import { byteLen, fail, isDigit, isLetter, panic, table } from './util.js';
 
@@ -15,10 +15,15 @@ interface Compiled {
 
 const cache = new Map<string, Compiled>();
 
+const RAW_BYTE = /(?<![\ud800-\udbff])[\udc80-\udcff]/;
+
 /** regexp.Compile: the compiled pattern or Go's error text. */
 function compile(expr: string): Compiled | string {
   const hit = cache.get(expr);
   if (hit) return hit;
+  // A byte that is not valid UTF-8 (held as an escape surrogate): Go's parser stops there, quoting the rest.
+  const bad = RAW_BYTE.exec(expr);
+  if (bad) return 'error parsing regexp: invalid UTF-8: `' + expr.slice(bad.index) + '`';
   let re: RE2JS;
   try {
     re = re2().compile(expr);
@@ -78,7 +83,8 @@ function tryCompile(expr: string): Compiled {
 function quoteExpr(s: string): string {
   for (const ch of s) {
     const r = ch.codePointAt(0)!;
-    if (r === 0x60 || r === 0xfeff || (r < 0x20 && r !== 0x09) || r === 0x7f) return goQuote(s);
+    // strconv.CanBackquote: no backquote, BOM, control character or invalid UTF-8 (an escape surrogate)
+    if (r === 0x60 || r === 0xfeff || (r < 0x20 && r !== 0x09) || r === 0x7f || (r >= 0xd800 && r <= 0xdfff)) return goQuote(s);
   }
   return '`' + s + '`';
 }
