@@ -25,6 +25,12 @@ import {
   MAP_STRING_IFACE,
 } from '../template/value.js';
 import { formatFloat } from './strconv.js';
+import { goBytes } from '../template/strconv.js';
+
+/** The bytes of a Go string (a byte that is not valid UTF-8 stays that byte, as the scanner must see it). */
+function jsonBytes(text: string): Buffer {
+  return Buffer.from(goBytes(text));
+}
 
 /** An error from encoding/json; `message` is Go's text (`json: unsupported value: NaN`). */
 export class GoJsonError extends Error {
@@ -773,7 +779,7 @@ export type JsonRawNode = null | boolean | string | { numberText: string } | Jso
 
 /** Parse JSON keeping number literals and key order (the input of the JSON → YAML step of toYaml). */
 export function parseJsonRaw(text: string): JsonRawNode {
-  return parseJson(Buffer.from(text, 'utf8'), true).value as JsonRawNode;
+  return parseJson(jsonBytes(text), true).value as JsonRawNode;
 }
 
 function kindName(v: unknown): string {
@@ -786,7 +792,7 @@ function kindName(v: unknown): string {
 
 /** json.Unmarshal(text, &v) with v interface{}: numbers float64, objects null-prototype maps. Throws GoJsonError. */
 export function goJsonUnmarshal(text: string): GoValue {
-  const { value, error } = parseJson(Buffer.from(text, 'utf8'));
+  const { value, error } = parseJson(jsonBytes(text));
   if (error) throw new GoJsonError(error);
   return value as GoValue;
 }
@@ -799,7 +805,7 @@ export function goJsonUnmarshalInto(text: string, target: 'map' | 'slice'): { va
   const empty: GoValue = target === 'map' ? newMap() : withType([], SLICE_IFACE);
   let parsed: { value: unknown; error?: string };
   try {
-    parsed = parseJson(Buffer.from(text, 'utf8'));
+    parsed = parseJson(jsonBytes(text));
   } catch (e) {
     if (e instanceof GoJsonError) return { value: empty, error: e.message };
     throw e;

@@ -4,14 +4,15 @@
 import { checkExpandedSize } from '../../template/limits.js';
 import { goJsonMarshal, GoJsonError, parseJson } from '../../yaml/json.js';
 import { def, type FuncMap, type GoValue } from '../../template/value.js';
-import { empty, fail, panic, table } from './util.js';
+import { empty, fail, panic, table, utf8 } from './util.js';
 
 const I = 'interface {}';
 
 /** json.Unmarshal into interface{}: the value (nil after a syntax error) and Go's error text. */
 function unmarshal(s: string): { value: GoValue; error?: string } {
   try {
-    const r = parseJson(Buffer.from(s, 'utf8'));
+    // goBytes: a byte that is not valid UTF-8 reaches the scanner as that byte
+    const r = parseJson(Buffer.from(utf8(s)));
     return { value: r.value as GoValue, error: r.error };
   } catch (e) {
     if (e instanceof GoJsonError) return { value: null, error: e.message };
