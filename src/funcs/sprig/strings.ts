@@ -3,6 +3,7 @@
 // work on the UTF-8 encoding exactly as the Go code does.
 
 import { sprintf } from '../../template/fmt.js';
+import { normalizeGoString } from '../../template/strconv.js';
 import { checkStringSize } from '../../template/limits.js';
 import { def, type FuncMap, type GoValue } from '../../template/value.js';
 import {
@@ -511,13 +512,22 @@ function indent(spaces: number, v: string): string {
   return pad + v.split('\n').join('\n' + pad);
 }
 
+/** Printable ASCII but '"' and '\\': %q of such a string is the string between double quotes. */
+const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function quote(...args: GoValue[]): string {
+  // Most calls quote one plain string (a name, a port, an annotation value).
+  if (args.length === 1) {
+    const a = args[0];
+    if (typeof a === 'string' && PLAIN_QUOTABLE.test(a)) return '"' + a + '"';
+  }
   const out: string[] = [];
   for (const a of args) if (!isNilIface(a)) out.push(sprintf('%q', [strval(a)]));
   return out.join(' ');
 }
 
 export function squote(...args: GoValue[]): string {
+  if (args.length === 1 && typeof args[0] === 'string') return "'" + normalizeGoString(args[0]) + "'";
   const out: string[] = [];
   for (const a of args) if (!isNilIface(a)) out.push(sprintf("'%v'", [a]));
   return out.join(' ');
