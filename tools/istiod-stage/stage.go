@@ -180,7 +180,8 @@ func defaultProxyConfig(r release) *ProxyConfig {
 		StatusPort:             15020,
 		Concurrency:            (*Int32Value)(nil),
 	}
-	if !r.atLeast(14) {
+	// ParentShutdownDuration and Concurrency 2 stayed in DefaultProxyConfig until 1.18.
+	if !r.atLeast(18) {
 		pc.ParentShutdownDuration = dur(60)
 	}
 	if r.atLeast(7) {
@@ -190,7 +191,7 @@ func defaultProxyConfig(r release) *ProxyConfig {
 	case !r.atLeast(6):
 		pc.Concurrency = int32(2)
 		pc.ConnectTimeout = dur(1)
-	case !r.atLeast(12):
+	case !r.atLeast(18):
 		pc.Concurrency = &Int32Value{Value: 2}
 	}
 	if !r.atLeast(21) {
@@ -477,29 +478,41 @@ func milliCores(q string) (int64, bool) {
 	return int64(math.Ceil(f * mult)), true
 }
 
-// estimateConcurrency (1.12-1.19): ProxyConfig.Concurrency, else the proxy's CPU limit or request
-// (annotations first, then values), in whole cores rounded up.
+// estimateConcurrency (1.12-1.19): a positive ProxyConfig.Concurrency as it is; an explicit 0 reads the
+// CPU (the limit annotation, else the request annotation, else the values' resources); otherwise 2.
 func estimateConcurrency(pc *ProxyConfig, annotations map[string]string, values map[string]interface{}) int {
-	if c, ok := pc.Concurrency.(*Int32Value); ok && c != nil {
+	c, ok := pc.Concurrency.(*Int32Value)
+	if !ok || c == nil {
+		return 2
+	}
+	if c.Value > 0 {
 		return int(c.Value)
 	}
-	for _, a := range []string{"sidecar.istio.io/proxyCPULimit", "sidecar.istio.io/proxyCPU"} {
-		if v, ok := annotations[a]; ok {
-			if m, ok := milliCores(v); ok {
-				return int(math.Ceil(float64(m) / 1000))
+	cores := func(q string) (int, bool) {
+		m, ok := milliCores(q)
+		if !ok {
+			return 0, false
+		}
+		return int(math.Ceil(float64(m) / 1000)), true
+	}
+	if v, ok := annotations["sidecar.istio.io/proxyCPULimit"]; ok {
+		if n, ok := cores(v); ok {
+			return n
+		}
+	} else if v, ok := annotations["sidecar.istio.io/proxyCPU"]; ok {
+		if n, ok := cores(v); ok {
+			return n
+		}
+	} else {
+		for _, kind := range []string{"limits", "requests"} {
+			if v := valuesPath(values, "global", "proxy", "resources", kind, "cpu"); v != nil {
+				if n, ok := cores(fmt.Sprint(v)); ok {
+					return n
+				}
 			}
 		}
 	}
-	for _, kind := range []string{"limits", "requests"} {
-		v := valuesPath(values, "global", "proxy", "resources", kind, "cpu")
-		if v == nil {
-			continue
-		}
-		if m, ok := milliCores(fmt.Sprint(v)); ok && m > 0 {
-			return int(math.Ceil(float64(m) / 1000))
-		}
-	}
-	return 0
+	return 2
 }
 
 func buildData(r release, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (interface{}, *ProxyConfig, error) {
