@@ -22,6 +22,7 @@ import { jsonToYaml } from '../yaml/emit.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
 import {
   applyInjectionSpec,
+  asDecodedByIstiod,
   clone,
   isInjectionSpec,
   isObject,
@@ -440,7 +441,7 @@ export class Renderer {
     let templatePod: JsonObject = { metadata: {}, spec: {} };
     let overlay = false;
     for (let i = 0; i < r.outputs.length; i++) {
-      const out = parseTemplateOutput(r.outputs[i]!, r.templates[i]!);
+      const out = asDecodedByIstiod(parseTemplateOutput(r.outputs[i]!, r.templates[i]!), atLeast(this.version, 1, 19));
       if (isInjectionSpec(out)) {
         mergedPod = applyInjectionSpec(mergedPod, out, r.hold);
         continue;
