@@ -83,8 +83,15 @@ function runesLess(ar: number[], br: number[]): boolean {
   return ar.length < br.length;
 }
 
+const ORDERED_AS_UNITS = /^[\x20-\x2f\x3a-\x5a\x61-\x7a]*$/;
+
 /** Sort keys as yaml.v2 does (for key sets whose order is consistent; see sorter.go). */
 function sortYamlKeys(keys: string[]): string[] {
+  // Keys of ASCII letters and of characters below 'A' but digits: letters sort after the others and
+  // the rest by code point, which is plain code unit order (digit runs would compare as numbers).
+  let simple = true;
+  for (let i = 0; i < keys.length && simple; i++) simple = ORDERED_AS_UNITS.test(keys[i]!);
+  if (simple) return keys.sort();
   const rs = keys.map((k) => ({ k, r: runes(k) }));
   rs.sort((x, y) => (runesLess(x.r, y.r) ? -1 : runesLess(y.r, x.r) ? 1 : 0));
   return rs.map((x) => x.k);
@@ -107,13 +114,56 @@ function checkReadable(s: string): void {
 /** encoder.stringv: plain when the text would read back as the same string, double-quoted when it
  *  would resolve to another type, literal when it holds a newline. */
 function stringNode(s: string): YNode {
+  return { kind: 'scalar', value: s, style: stringStyle(s) };
+}
+
+function stringStyle(s: string): Style {
+  const info = s.length <= CACHED_LENGTH ? scalarInfo(s) : undefined;
+  if (info?.style !== undefined) return info.style;
   let style: Style;
   if (s.includes('\n')) style = 'literal';
   else {
     const r = resolvePlain(s);
     style = r.tag === 'str' && !isBase60Float(s) ? 'plain' : 'double';
   }
-  return { kind: 'scalar', value: s, style };
+  if (info) info.style = style;
+  return style;
+}
+
+/** What the emitter works out about a scalar's text, kept for the short texts that recur in every
+ *  render (keys, names, images, ports): its code points, libyaml's analysis, the style of a string. */
+interface ScalarInfo {
+  cps?: number[];
+  analysis?: Analysis;
+  style?: Style;
+}
+
+const CACHED_LENGTH = 128;
+const MAX_CACHED = 8192;
+const scalarInfos = new Map<string, ScalarInfo>();
+
+function scalarInfo(s: string): ScalarInfo {
+  let info = scalarInfos.get(s);
+  if (info === undefined) {
+    if (scalarInfos.size >= MAX_CACHED) scalarInfos.clear();
+    info = {};
+    scalarInfos.set(s, info);
+  }
+  return info;
+}
+
+/** The code points of a scalar and their analysis (shared, never changed). */
+function analyzed(s: string): { cps: number[]; analysis: Analysis } {
+  if (s.length > CACHED_LENGTH) {
+    const cps = runes(s);
+    return { cps, analysis: analyze(cps) };
+  }
+  const info = scalarInfo(s);
+  if (info.cps === undefined) {
+    info.cps = runes(s);
+    info.analysis = analyze(info.cps);
+  }
+  return info as { cps: number[]; analysis: Analysis };
 }
 
 /** A JSON number literal as yaml.v2 resolves it (int, uint64 or float64) and formats it again. */
@@ -463,14 +513,12 @@ class Emitter {
   /** yaml_emitter_check_simple_key: single-line scalars of at most 128 bytes. */
   private checkSimpleKey(k: YNode): boolean {
     if (k.kind !== 'scalar') return k.kind === 'seq' ? k.items.length === 0 : k.pairs.length === 0;
-    const cps = runes(k.value);
-    if (analyze(cps).multiline) return false;
+    if (analyzed(k.value).analysis.multiline) return false;
     return Buffer.byteLength(k.value, 'utf8') <= 128;
   }
 
   private scalar(value: string, requested: Style): void {
-    const cps = runes(value);
-    const a = analyze(cps);
+    const { cps, analysis: a } = analyzed(value);
     let style = requested;
     if (this.simpleKeyContext && a.multiline) style = 'double';
     if (style === 'plain') {
@@ -725,8 +773,81 @@ function plainRaw(v: GoValue, depth: number): JsonRawNode | typeof NOT_PLAIN {
   return { entries };
 }
 
+/** A string toNode takes as it is: readable to yaml.v2, no NEL to fold, valid UTF-16. */
+const AS_IS = /^[^\x7f-\x9f\ufffe\uffff\ud800-\udfff]*$/;
+
+/**
+ * toNode(plainRaw(v)) in one walk, for the common case: NOT_PLAIN when plainRaw would say so, and
+ * also when a check of toNode could fail (that value then takes the two-step path, which gives the
+ * errors in Go's order).
+ */
+function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
+  switch (typeof v) {
+    case 'undefined':
+      return NULL_NODE;
+    case 'boolean':
+      return v ? TRUE_NODE : FALSE_NODE;
+    case 'string':
+      return AS_IS.test(v) ? stringNode(v) : NOT_PLAIN;
+    case 'number':
+      if (!Number.isFinite(v)) return NOT_PLAIN;
+      // json.Marshal writes an integral float64 below 1e21 as its digits, which yaml.v2 reads as an int
+      // and writes back the same ("-0" reads as 0, as String(-0) is).
+      if (Number.isInteger(v) && v < 1e15 && v > -1e15) return { kind: 'scalar', value: String(v), style: 'plain' };
+      return numberNode(jsonFloat(v, 64));
+    case 'bigint':
+      return numberNode(v.toString());
+  }
+  if (v === null) return NULL_NODE;
+  if (depth > 100) return NOT_PLAIN;
+  if (v instanceof GoNum) {
+    const k = v.type.kind;
+    return !v.type.marshalJSON && (isIntKind(k) || isUintKind(k)) ? numberNode(String(v.v)) : NOT_PLAIN;
+  }
+  if (Array.isArray(v)) {
+    const t = (v as { [GO_TYPE]?: GoType })[GO_TYPE];
+    if (t !== undefined && (t.marshalJSON || t.kind !== 'slice' || (t.elem !== undefined && t.elem.kind === 'uint8'))) return NOT_PLAIN;
+    const items: YNode[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = plainNode(v[i], depth + 1);
+      if (x === NOT_PLAIN) return NOT_PLAIN;
+      items[i] = x;
+    }
+    return { kind: 'seq', items };
+  }
+  if (typeof v !== 'object') return NOT_PLAIN;
+  const p = Object.getPrototypeOf(v);
+  if (p !== null && p !== Object.prototype) return NOT_PLAIN;
+  const m = v as GoMap;
+  const t = m[GO_TYPE];
+  if (t !== undefined && (t.marshalJSON || t.kind !== 'map' || t.key === undefined || t.key.kind !== 'string')) return NOT_PLAIN;
+  let keys = Object.keys(m);
+  let simple = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!AS_IS.test(k) || k.length * 6 + 2 > 1024) return NOT_PLAIN;
+    if (simple) simple = ORDERED_AS_UNITS.test(k);
+  }
+  // Otherwise from json.Marshal's order, as toNode sorts them (yaml.v2's order may tie).
+  keys = simple ? keys.sort() : sortYamlKeys(sortKeys(keys));
+  const pairs: [YNode, YNode][] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = plainNode(m[k], depth + 1);
+    if (x === NOT_PLAIN) return NOT_PLAIN;
+    pairs[i] = [stringNode(k), x];
+  }
+  return { kind: 'map', pairs };
+}
+
+const NULL_NODE: YNode = { kind: 'scalar', value: 'null', style: 'plain' };
+const TRUE_NODE: YNode = { kind: 'scalar', value: 'true', style: 'plain' };
+const FALSE_NODE: YNode = { kind: 'scalar', value: 'false', style: 'plain' };
+
 /** sigs.k8s.io/yaml.Marshal(v): the YAML text, ending in a newline. Throws GoYamlError (Go's text). */
 export function toYaml(v: GoValue): string {
+  const node = plainNode(v, 0);
+  if (node !== NOT_PLAIN) return emitNode(node);
   const raw = plainRaw(v, 0);
   if (raw !== NOT_PLAIN) return emitNode(toNode(raw));
   let json: string;
