@@ -2,14 +2,18 @@
 // output (byte for byte, for one workload without -o), or with --merged the workload after the output
 // is merged into its pod. Flags follow istioctl kube-inject (aliases) and Helm (--set, values files).
 // Each workload that fails is reported on stderr by name and the rest still render; the exit code is
-// then 1. Bad inputs (unreadable files, invalid YAML) stop the run with one line and exit code 2.
+// then 1. Bad inputs (unreadable files, invalid YAML, templates that do not parse, pods Kubernetes would
+// refuse) stop the run with one line and exit code 2. Output is written as each workload is rendered;
+// --output-file goes to a temporary sibling renamed over the file only when the run completes.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { renderRequest, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
+import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
 import { detectionHelp, parseIstioVersion } from '../istio/version.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 
-interface RenderFlags {
+interface RenderFlags extends LimitFlags {
   injectorConfigmap?: string;
   injectConfigFile?: string;
   template?: string;
@@ -85,6 +89,7 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
   if (flags.output) req.output = flags.output;
   if (flags.revision !== undefined) req.revision = flags.revision;
   if (flags.istioVersion) req.istioVersion = parseIstioVersion(flags.istioVersion);
+  req.limits = limitsFromFlags(flags);
   if (flags.kubeVersion) {
     if (!/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
     req.kubeVersion = flags.kubeVersion;
@@ -96,7 +101,7 @@ export function renderCommand(program: Command): void {
   // istioctl's --valuesFile and Helm-style --values-file share commander's attribute name: the former
   // is kept aside here and leaves the latter's list alone.
   let istioctlValues: string | undefined;
-  program
+  const cmd = program
     .command('render')
     .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)')
     .option('--injector-configmap <file>', 'the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml)')
@@ -126,17 +131,96 @@ export function renderCommand(program: Command): void {
         .default('auto'),
     )
     .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
-    .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[])
-    .action(async (flags: RenderFlags) => {
-      const req = requestFromFlags({ ...flags, valuesFile: Array.isArray(flags.valuesFile) ? flags.valuesFile : [], ...(istioctlValues !== undefined ? { valuesFileIstioctl: istioctlValues } : {}) });
-      if (req.workloads === '-') req.stdin = await readStdin();
-      const out = renderRequest(req);
-      for (const m of out.messages) process.stderr.write(m + '\n');
-      if (flags.outputFile) writeFileAtomic(flags.outputFile, out.text);
-      else process.stdout.write(out.text);
-      if (out.failed > 0) {
-        process.stderr.write(`${out.failed} of ${out.results.length} workloads failed\n`);
-        process.exitCode = 1;
+    .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[]);
+  addLimitOptions(cmd).addHelpText(
+    'after',
+    `
+Exit codes: 0 every workload rendered (or was skipped by the injection policy); 1 some workloads failed
+(each named on stderr, the others still printed) - a template execution error, a missing template, a
+bad proxy.istio.io/config annotation, or a limit (the message names the limit and the flag raising it);
+2 bad input, one line naming FILE:LINE:COL: unreadable or invalid files, a template that does not parse,
+a pod without containers, a file without workloads.
+`,
+  );
+  cmd.action(async (flags: RenderFlags) => {
+    const req = requestFromFlags({ ...flags, valuesFile: Array.isArray(flags.valuesFile) ? flags.valuesFile : [], ...(istioctlValues !== undefined ? { valuesFileIstioctl: istioctlValues } : {}) });
+    if (req.workloads === '-') req.stdin = await readStdin();
+    const out = flags.outputFile ? new AtomicFile(flags.outputFile) : new Stdout();
+    let summary: { failed: number; total: number };
+    try {
+      const events = renderStream(req);
+      for (;;) {
+        const ev = events.next();
+        if (ev.done) {
+          summary = ev.value;
+          break;
+        }
+        const e = ev.value;
+        if (e.type === 'text') out.write(e.text);
+        else if (e.type === 'message') process.stderr.write(e.text + '\n');
       }
-    });
+      out.close();
+    } catch (e) {
+      out.abort();
+      throw e;
+    }
+    if (summary.failed > 0) {
+      process.stderr.write(`${summary.failed} of ${summary.total} workloads failed\n`);
+      process.exitCode = 1;
+    }
+  });
+}
+
+/** Output in chunks of about 64 KiB, so 10,000 workloads are not 10,000 writes. */
+class Stdout {
+  protected buf = '';
+  write(text: string): void {
+    this.buf += text;
+    if (this.buf.length >= 65536) this.flush();
+  }
+  protected flush(): void {
+    if (this.buf) process.stdout.write(this.buf);
+    this.buf = '';
+  }
+  close(): void {
+    this.flush();
+  }
+  abort(): void {
+    // what was rendered before the error stays printed, as a stream
+    this.flush();
+  }
+}
+
+/** --output-file: written as it goes to a temporary sibling, renamed over the file at the end. */
+class AtomicFile extends Stdout {
+  private fd: number | undefined;
+  private readonly tmp: string;
+  constructor(private readonly file: string) {
+    super();
+    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  }
+  protected override flush(): void {
+    if (this.fd === undefined) {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      this.fd = fs.openSync(this.tmp, 'w');
+    }
+    if (this.buf) fs.writeSync(this.fd, this.buf);
+    this.buf = '';
+  }
+  override close(): void {
+    try {
+      this.flush();
+      fs.closeSync(this.fd!);
+      this.fd = undefined;
+      fs.renameSync(this.tmp, this.file);
+    } catch (e) {
+      this.abort();
+      throw e;
+    }
+  }
+  override abort(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+    fs.rmSync(this.tmp, { force: true });
+  }
 }

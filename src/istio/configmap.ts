@@ -168,12 +168,20 @@ export function valuesFromDocument(doc: LoadedDocument | undefined): InjectorVal
 export function injectorFromDocument(doc: LoadedDocument): InjectorConfigMap {
   const obj = doc.value as JsonObject;
   const data = isObject(obj.data ?? null) ? (obj.data as JsonObject) : undefined;
-  if (!data || (typeof data.config !== 'string' && typeof data.values !== 'string')) {
-    throw doc.errorAt(data ? ['data'] : [], 'not an injector ConfigMap (no data.config or data.values)');
+  if (data && data.config !== undefined && data.config !== null && typeof data.config !== 'string') {
+    throw doc.errorAt(['data', 'config'], 'data.config must be a string (the injector config YAML, with the templates)');
+  }
+  if (!data || typeof data.config !== 'string') {
+    const meta = isObject(obj.metadata ?? null) ? (obj.metadata as JsonObject) : {};
+    const name = typeof meta.name === 'string' ? `ConfigMap ${meta.name}` : 'the ConfigMap';
+    throw doc.errorAt(data ? ['data'] : [], `${name} has no data.config (the injector config with the templates); is this the istio-sidecar-injector ConfigMap?`, { key: true });
   }
   const cfgDoc = doc.embedded(['data', 'config'], 'data.config');
-  const source = typeof data.config === 'string' ? data.config : '';
+  const source = data.config;
   const config = cfgDoc && looksLikeConfig(cfgDoc.value) ? injectorConfigFromDocument(cfgDoc, source) : parseInjectorConfig(source, doc.file);
+  if (Object.keys(config.templates).length === 0) {
+    throw (cfgDoc ?? doc).errorAt(cfgDoc ? [] : ['data', 'config'], 'the injector config has no templates (neither `templates` nor `template`)');
+  }
   const values = valuesFromDocument(doc.embedded(['data', 'values'], 'data.values'));
   const detected = detectIstioVersion(source);
   return { config, values: values.values, ...(values.doc ? { valuesDoc: values.doc } : {}), ...(detected ? { detected } : {}) };

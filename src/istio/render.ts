@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYAML } from 'yaml';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
-import type { GoValue } from '../template/value.js';
+import { LimitError, type ExecOptions } from '../template/index.js';
+import type { FuncMap, GoValue } from '../template/value.js';
 import { istioFuncs } from '../funcs/istio.js';
 import { goJsonMarshal } from '../yaml/json.js';
 import { jsonToYaml } from '../yaml/emit.js';
@@ -35,7 +36,7 @@ import {
   type JsonObject,
 } from './merge.js';
 import { applySet, mergeValues } from './setvalues.js';
-import { workloadsFromText, workloadLabel, type Workload } from './workload.js';
+import { workloadStream, workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
 import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
 import { loadInjectorConfigMap, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
@@ -217,6 +218,8 @@ export interface RenderOptions {
   env?: Record<string, string>;
   /** Fill in the API server's pod defaults first, as istiod sees pods after admission defaulting (default true). */
   kubeDefaults?: boolean;
+  /** Limits for each template execution (output size, time, depth, ...); the engine's defaults otherwise. */
+  limits?: ExecOptions;
 }
 
 export interface RenderInputs {
@@ -294,9 +297,98 @@ export function holdRequested(values: JsonObject, mesh: JsonObject, annotations:
   return fromMesh || readBoolish(p?.holdApplicationUntilProxyStarts) === true;
 }
 
+/** Function maps built once per (release, environment): templates parsed with one are cached too. */
+interface FuncsEntry {
+  key: string;
+  funcs: FuncMap;
+  /** What the legacy `render` function executes with: the data of the execution in progress. */
+  ctx: { data: GoValue };
+}
+
+/** Small caches that live as long as the process (a golden matrix renders the same inputs many times). */
+class Bounded<V> {
+  private readonly m = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(k: string): V | undefined {
+    return this.m.get(k);
+  }
+  set(k: string, v: V): void {
+    if (this.m.size >= this.max) this.m.delete(this.m.keys().next().value!);
+    this.m.set(k, v);
+  }
+}
+
+const funcsCache = new Bounded<FuncsEntry>(32);
+/** Parsed templates by function map and text (a parse error is cached as the error). */
+const templateCache = new Bounded<Template | TemplateError>(256);
+
+function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRender: boolean): FuncsEntry {
+  const envKey = Object.keys(env)
+    .sort()
+    .map((k) => `${k}=${env[k]}`)
+    .join('\0');
+  const key = `${version.major}.${version.minor}${version.master ? 'm' : ''}|${legacyRender ? 'r' : ''}|${envKey}`;
+  const hit = funcsCache.get(key);
+  if (hit) return hit;
+  const ctx: { data: GoValue } = { data: null };
+  const opts: Parameters<typeof istioFuncs>[0] = {
+    env: { ...env },
+    legacyToJson: version.major === 1 && version.minor <= 8,
+    protoToJSON: (m) => proxyConfigJSON(version, m),
+  };
+  const entry: FuncsEntry = { key, funcs: Object.create(null) as FuncMap, ctx };
+  if (legacyRender) {
+    // 1.5-1.7's render: the text parsed with the same functions, executed over the pod's data
+    opts.render = (text: string) => {
+      try {
+        const t = parsedTemplate(entry, text);
+        if (t instanceof TemplateError) return '';
+        return t.execute(ctx.data);
+      } catch {
+        return '';
+      }
+    };
+  }
+  entry.funcs = istioFuncs(opts);
+  funcsCache.set(key, entry);
+  return entry;
+}
+
+function parsedTemplate(f: FuncsEntry, text: string): Template | TemplateError {
+  const key = `${f.key}\0${text}`;
+  const hit = templateCache.get(key);
+  if (hit) return hit;
+  let t: Template | TemplateError = new Template('inject').funcs(f.funcs);
+  try {
+    t.parse(text);
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    t = e;
+  }
+  templateCache.set(key, t);
+  return t;
+}
+
+/** The flag that changes each execution limit, for messages. */
+const LIMIT_FLAGS: Array<[RegExp, string]> = [
+  [/output exceeds the limit/, '--max-output'],
+  [/range iterations exceed/, '--max-iterations'],
+  [/time limit/, '--timeout'],
+  [/maximum template depth/, '--max-depth'],
+  [/bytes per value|printed value exceeds/, '--max-value'],
+  [/elements exceeds the limit/, '--max-list'],
+  [/built by functions exceed/, '--max-built'],
+];
+
+/** A limit error's text with the flag that raises it. */
+export function limitHint(message: string): string {
+  const f = LIMIT_FLAGS.find(([re]) => re.test(message));
+  return f ? `${message} (raise it with ${f[1]})` : message;
+}
+
 export class Renderer {
   readonly version: IstioVersion;
-  private readonly parsed = new Map<string, Template>();
+  private funcsEntry?: FuncsEntry;
 
   constructor(
     readonly inputs: RenderInputs,
@@ -313,63 +405,63 @@ export class Renderer {
     return env;
   }
 
-  private template(name: string, data: GoValue): Template {
+  private usesRender(): boolean {
+    return this.version.minor <= 7 && this.version.major === 1;
+  }
+
+  private funcs(): FuncsEntry {
+    return (this.funcsEntry ??= funcsFor(this.version, this.env(), this.usesRender()));
+  }
+
+  private template(name: string): Template {
     const text = this.inputs.config.templates[name];
     if (text === undefined) {
       const have = Object.keys(this.inputs.config.templates).sort().join(', ');
       throw new Error(`requested template "${name}" not found; have ${have}`);
     }
-    // render (1.5-1.7) executes with the pod's data: templates are parsed per workload then.
-    const legacyRender = this.usesRender();
-    const key = legacyRender ? '' : name;
-    const cached = key ? this.parsed.get(key) : undefined;
-    if (cached) return cached;
-    const t = new Template('inject').funcs(this.funcs(data));
-    try {
-      t.parse(text);
-    } catch (e) {
-      throw this.positioned(e, name);
-    }
-    if (key) this.parsed.set(key, t);
+    const t = parsedTemplate(this.funcs(), text);
+    if (t instanceof TemplateError) throw this.positioned(t, name);
     return t;
   }
 
-  private usesRender(): boolean {
-    return this.version.minor <= 7 && this.version.major === 1;
+  /**
+   * Parse every template of the config, as istiod does when it loads it: a template that does not parse
+   * fails the whole run (an InputError at its line in the file), not each workload.
+   */
+  prepare(): void {
+    const names = Object.keys(this.inputs.config.templates);
+    if (names.length === 0) throw new InputError('the injector config has no templates (neither `templates` nor `template`)', this.inputs.config.positions[SIDECAR_TEMPLATE]?.file);
+    for (const name of names) {
+      const t = parsedTemplate(this.funcs(), this.inputs.config.templates[name]!);
+      if (t instanceof TemplateError) {
+        const e = this.positioned(t, name);
+        throw e instanceof InputError ? e : new InputError(e.message);
+      }
+    }
   }
 
-  private funcs(data: GoValue) {
-    const env = this.env();
-    const legacy = this.version.major === 1 && this.version.minor <= 8;
-    const opts: Parameters<typeof istioFuncs>[0] = {
-      env,
-      legacyToJson: legacy,
-      protoToJSON: (m) => proxyConfigJSON(this.version, m),
-    };
-    if (this.usesRender()) {
-      opts.render = (text: string) => {
-        try {
-          const t = new Template('inject').funcs(this.funcs(data));
-          t.parse(text);
-          return t.execute(data);
-        } catch {
-          return '';
-        }
-      };
+  /** Execute a template over the pod's data, with the run's limits. */
+  private execute(t: Template, data: GoValue): string {
+    const ctx = this.funcs().ctx;
+    const prev = ctx.data;
+    ctx.data = data;
+    try {
+      return t.execute(data, this.opts.limits);
+    } finally {
+      ctx.data = prev;
     }
-    return istioFuncs(opts);
   }
 
   /** Prefix a template error with the position of the failing line in the ConfigMap or template file. */
   private positioned(e: unknown, name: string): Error {
     if (!(e instanceof TemplateError)) return e instanceof Error ? e : new Error(String(e));
+    const message = e instanceof LimitError ? limitHint(e.message) : e.message;
     const at = this.inputs.config.positions[name];
-    if (!at || e.line <= 0) return e;
+    if (!at || e.line <= 0) return e instanceof LimitError ? new Error(message) : e;
     const line = at.line + e.line - 1;
     // Go's column is a 0-based byte offset in the template line; ours is 1-based in the file.
     const col = at.col + e.col + 1;
-    const err = new Error(`${at.file}:${line}:${col}: ${e.message}`);
-    return err;
+    return new InputError(message, at.file, line, col);
   }
 
   /** The pod's proxy.istio.io/config (read since 1.6) against the ProxyConfig schema: unknown fields
@@ -420,9 +512,9 @@ export class Renderer {
       const data = buildTemplateData(input);
       result.templates = selectTemplates(this.inputs.config, annotations);
       for (const name of result.templates) {
-        const t = this.template(name, data);
+        const t = this.template(name);
         try {
-          result.outputs.push(t.execute(data));
+          result.outputs.push(this.execute(t, data));
         } catch (e) {
           if (e instanceof ExecError) result.outputs.push(e.output);
           throw this.positioned(e, name);
@@ -549,7 +641,11 @@ export function parseTemplateOutput(text: string, name: string): JsonObject {
   try {
     v = parseYAML(text, { version: '1.1', uniqueKeys: false });
   } catch (e) {
-    throw new Error(`failed parsing generated injected YAML of template "${name}" (check Istio sidecar injector configuration): ${firstLine(e)}`);
+    // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
+    const msg = firstLine(e);
+    const at = / at line (\d+), column (\d+):?$/.exec(msg);
+    const why = at ? `line ${at[1]}, column ${at[2]}: ${msg.slice(0, at.index)}` : msg;
+    throw new Error(`failed parsing generated injected YAML of template "${name}" (check Istio sidecar injector configuration): ${why}`);
   }
   if (v === null || v === undefined) return Object.create(null) as JsonObject;
   if (!isObject(v as Json)) throw new Error(`failed parsing generated injected YAML of template "${name}": not a map`);
@@ -581,13 +677,27 @@ export interface RenderOutcome {
   messages: string[];
 }
 
-function readText(file: string): string {
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'no such file (a parent is not a directory)',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+};
+
+/** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
+export function readInputText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? firstLine(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLine(e)}`, file);
   }
 }
+
+const readText = readInputText;
 
 /** The first error fails the run; warnings are kept for stderr. */
 function checked(problems: Problem[], warnings: string[]): void {
@@ -596,26 +706,61 @@ function checked(problems: Problem[], warnings: string[]): void {
   for (const p of problems) warnings.push(formatProblem(p));
 }
 
+/**
+ * Inputs loaded and validated before, by kind and file, valid while the file's text is the same: a golden
+ * matrix names the same few files in hundreds of cases. What is cached is never changed by rendering
+ * (values are merged into copies, templates only read); the problems are re-reported each time.
+ */
+const inputCache = new Bounded<{ text: string; value: unknown; problems: Problem[] }>(128);
+
+function cachedInput<T>(kind: string, file: string, load: (text: string) => { value: T; problems: Problem[] }, warnings: string[]): T {
+  const text = readText(file);
+  const key = `${kind}\0${file}`;
+  let hit = inputCache.get(key);
+  if (!hit || hit.text !== text) {
+    hit = { text, ...load(text) };
+    inputCache.set(key, hit);
+  }
+  checked(hit.problems, warnings);
+  return hit.value as T;
+}
+
 export function renderInputs(req: RenderRequest): RenderInputs {
   let config: InjectorConfig;
   let values: JsonObject;
   const warnings: string[] = [];
-  const valuesFile = (file: string): JsonObject => {
-    const v = loadValuesFile(readText(file), file);
-    checked(validateValues(v.values, v.doc), warnings);
-    return v.values;
-  };
+  const valuesFile = (file: string): JsonObject =>
+    cachedInput(
+      'values',
+      file,
+      (text) => {
+        const v = loadValuesFile(text, file);
+        return { value: v.values, problems: validateValues(v.values, v.doc) };
+      },
+      warnings,
+    );
   if (req.injectorConfigMap) {
     if (req.template) throw new InputError('give --injector-configmap or --template, not both');
-    const cm = loadInjectorConfigMap(readText(req.injectorConfigMap), req.injectorConfigMap);
+    const file = req.injectorConfigMap;
+    const { cm, valuesProblems } = cachedInput(
+      'configmap',
+      file,
+      (text) => {
+        const c = loadInjectorConfigMap(text, file);
+        return { value: { cm: c, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
+      },
+      warnings,
+    );
     config = cm.config;
+    // values given separately replace data.values, which is then not checked either
     if (req.values) values = valuesFile(req.values);
     else {
       values = cm.values;
-      checked(validateValues(cm.values, cm.valuesDoc), warnings);
+      checked(valuesProblems, warnings);
     }
   } else if (req.template) {
-    config = parseInjectorConfig(readText(req.template), req.template);
+    const file = req.template;
+    config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
     values = req.values ? valuesFile(req.values) : (Object.create(null) as JsonObject);
   } else {
     throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
@@ -629,66 +774,154 @@ export function renderInputs(req: RenderRequest): RenderInputs {
   }
   let mesh = Object.create(null) as JsonObject;
   if (req.mesh) {
-    const doc = loadMeshDocument(readText(req.mesh), req.mesh);
-    if (doc) {
-      if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
-      // fields of any release are known: the per-release field lists are the model's, not the protos'
-      checked(validateMesh(doc.value, doc, LATEST), warnings);
-      mesh = doc.value as JsonObject;
-    }
+    const file = req.mesh;
+    mesh = cachedInput(
+      'mesh',
+      file,
+      (text) => {
+        const doc = loadMeshDocument(text, file);
+        if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
+        if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
+        // fields of any release are known: the per-release field lists are the model's, not the protos'
+        return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
+      },
+      warnings,
+    );
   }
   return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}), warnings };
 }
 
-/** Everything `sidecar-render render` does, minus writing: the text to print and what happened per workload. */
-export function renderRequest(req: RenderRequest): RenderOutcome {
+/** One step of a streamed render: text for the output, or a line for stderr, or a workload's result. */
+export type RenderEvent = { type: 'text'; text: string } | { type: 'message'; text: string } | { type: 'result'; result: WorkloadResult };
+
+/**
+ * `sidecar-render render` as a stream: inputs are loaded and every template parsed first (bad input
+ * throws InputError before anything is produced), then each workload is read, rendered and formatted
+ * in turn, so memory stays flat however many workloads the file holds. The text events, concatenated,
+ * are exactly renderRequest's text.
+ */
+export function* renderStream(req: RenderRequest): Generator<RenderEvent, { failed: number; total: number }> {
   const inputs = renderInputs(req);
   const renderer = new Renderer(inputs, req);
+  renderer.prepare();
   const file = req.workloads === '-' ? '<stdin>' : req.workloads;
-  const workloads = workloadsFromText(req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads), file);
-  if (workloads.length === 0) throw new InputError('no workloads with a pod template', file);
-  const results = workloads.map((w) => renderer.renderWorkload(w, req.merged ?? false));
-  const out = formatOutcome(results, req);
-  out.messages.unshift(...(inputs.warnings ?? []));
-  return out;
+  const text = req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads);
+  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+  const it = workloadStream(text, file)[Symbol.iterator]();
+  let cur = it.next();
+  let next = cur.done ? cur : it.next();
+  const fmt = new OutputFormat(req, next.done === true);
+  let failed = 0;
+  let total = 0;
+  while (!cur.done) {
+    const r = renderer.renderWorkload(cur.value, req.merged ?? false);
+    total++;
+    if (r.error !== undefined) failed++;
+    yield* fmt.add(r);
+    yield { type: 'result', result: r };
+    cur = next;
+    if (!cur.done) next = it.next();
+  }
+  yield* fmt.end();
+  return { failed, total };
+}
+
+/** Everything `sidecar-render render` does, minus writing: the text to print and what happened per workload. */
+export function renderRequest(req: RenderRequest): RenderOutcome {
+  return collect(renderStream(req));
+}
+
+function collect(events: Generator<RenderEvent, { failed: number; total: number }>): RenderOutcome {
+  let text = '';
+  const messages: string[] = [];
+  const results: WorkloadResult[] = [];
+  let failed = 0;
+  for (const ev of events) {
+    if (ev.type === 'text') text += ev.text;
+    else if (ev.type === 'message') messages.push(ev.text);
+    else {
+      results.push(ev.result);
+      if (ev.result.error !== undefined) failed++;
+    }
+  }
+  return { text, results, failed, messages };
 }
 
 export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean; output?: 'yaml' | 'json' }): RenderOutcome {
-  const messages: string[] = [];
-  const docs: string[] = [];
-  let failed = 0;
-  const single = results.length === 1;
-  for (const r of results) {
-    for (const w of r.warnings ?? []) messages.push(w);
+  return collect(
+    (function* (): Generator<RenderEvent, { failed: number; total: number }> {
+      const fmt = new OutputFormat(req, results.length === 1);
+      for (const r of results) {
+        yield* fmt.add(r);
+        yield { type: 'result', result: r };
+      }
+      yield* fmt.end();
+      return { failed: 0, total: results.length };
+    })(),
+  );
+}
+
+/**
+ * How results are printed, one at a time holding back at most one document: the template output alone
+ * for a single workload, `# Source:` headers and `---` between several; -o json prints one document
+ * alone and several as a JSON array.
+ */
+class OutputFormat {
+  private pending: string | undefined;
+  private count = 0;
+  constructor(
+    private readonly req: { merged?: boolean; output?: 'yaml' | 'json' },
+    /** The run has exactly one workload. */
+    private readonly single: boolean,
+  ) {}
+
+  *add(r: WorkloadResult): Generator<RenderEvent> {
+    for (const w of r.warnings ?? []) yield { type: 'message', text: w };
     if (r.error !== undefined) {
-      failed++;
-      messages.push(`error: ${r.label} (${r.workload.where}): ${r.error}`);
-      continue;
+      yield { type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` };
+      return;
     }
+    const req = this.req;
     if (!r.decision.inject) {
-      messages.push(`skipped: ${r.label}: ${r.decision.reason}`);
-      if (req.merged) docs.push(emit(objectOf(r.workload), req.output ?? 'yaml'));
-      continue;
+      yield { type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` };
+      if (req.merged) yield* this.doc(emit(objectOf(r.workload), req.output ?? 'yaml'));
+      return;
     }
     if (req.merged) {
-      docs.push(emit(r.merged!, req.output ?? 'yaml'));
+      yield* this.doc(emit(r.merged!, req.output ?? 'yaml'));
     } else if (req.output) {
       const parsed = r.outputs.map((o, i) => parseTemplateOutput(o, r.templates[i]!));
-      for (const p of parsed) docs.push(emit(p, req.output));
+      for (const p of parsed) yield* this.doc(emit(p, req.output));
     } else {
       const text = r.outputs.join(r.outputs.length > 1 ? '\n---\n' : '');
-      docs.push(single ? text : `# Source: ${r.label}\n${text}`);
+      yield* this.doc(this.single ? text : `# Source: ${r.label}\n${text}`);
     }
   }
-  let text: string;
-  if (req.output === 'json' && (req.merged || docs.length !== 1)) {
-    text = docs.length === 1 ? docs[0]! : `[\n${docs.map((d) => d.replace(/\n$/, '')).join(',\n')}\n]\n`;
-  } else if (single || docs.length <= 1) {
-    text = docs[0] ?? '';
-  } else {
-    text = docs.map((d) => (d.endsWith('\n') ? d : d + '\n')).join('---\n');
+
+  private *doc(d: string): Generator<RenderEvent> {
+    const json = this.req.output === 'json';
+    const n = ++this.count;
+    if (n === 1) {
+      this.pending = d;
+      return;
+    }
+    if (n === 2) {
+      const first = this.pending!;
+      this.pending = undefined;
+      yield { type: 'text', text: json ? `[\n${first.replace(/\n$/, '')}` : ensureNewline(first) };
+    }
+    yield { type: 'text', text: json ? `,\n${d.replace(/\n$/, '')}` : `---\n${ensureNewline(d)}` };
   }
-  return { text, results, failed, messages };
+
+  *end(): Generator<RenderEvent> {
+    const json = this.req.output === 'json';
+    if (this.count === 1) yield { type: 'text', text: this.pending! };
+    else if (json) yield { type: 'text', text: this.count === 0 ? '[\n\n]\n' : '\n]\n' };
+  }
+}
+
+function ensureNewline(d: string): string {
+  return d.endsWith('\n') ? d : d + '\n';
 }
 
 function emit(v: JsonObject, output: 'yaml' | 'json'): string {

@@ -10,7 +10,8 @@
 //   WORKLOAD_KINDS
 //   workloadLabel(w)       "Deployment default/web" for messages
 
-import { loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { InputError, loadYamlDocuments, type LoadOptions, type LoadedDocument, type PathSegment, type Position, type PositionOptions } from '../yaml/load.js';
+import type { GoValue } from '../template/value.js';
 
 export const WORKLOAD_KINDS = ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'DeploymentConfig'] as const;
 
@@ -54,6 +55,8 @@ const NOT_WORKLOADS = new Set([
 export interface WorkloadOptions {
   /** Treat a non-workload object as an error instead of skipping it. */
   strict?: boolean;
+  /** workloadStream: inputs smaller than this are loaded whole (default 256 KiB; tests lower it). */
+  lazyMinBytes?: number;
 }
 
 /** One object → its workload, or undefined when it is not a workload (and not an error). */
@@ -93,22 +96,292 @@ export function workloadFromObject(obj: unknown, doc: LoadedDocument, at: (strin
     throw doc.errorAt(at, `${kind} ${name || '<unnamed>'}: spec.template is required value`, { key: true });
   }
   const pod: Record<string, unknown> = { metadata: isObj(tmpl.metadata) ? tmpl.metadata : {}, spec: isObj(tmpl.spec) ? tmpl.spec : {} };
+  checkPodSpec(pod.spec as Record<string, unknown>, doc, at, [...templatePath, 'spec'], `${kind} ${namespace ? `${namespace}/` : ''}${name || '<unnamed>'}`);
   return { kind, apiVersion, name, namespace, ownerMeta: meta, pod, where, doc: doc.sub(at), templatePath, index };
+}
+
+/** JSON's name for what a value is, as encoding/json words its "cannot unmarshal X" errors. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/**
+ * What the API server refuses before any webhook sees the pod: a spec without containers, or container
+ * lists that are not lists of objects. Such a workload is bad input (exit 2), not a failed render.
+ */
+function checkPodSpec(spec: Record<string, unknown>, doc: LoadedDocument, at: (string | number)[], inObject: (string | number)[], label: string): void {
+  const specPath = [...at, ...inObject];
+  const rel = inObject.join('.');
+  for (const field of ['containers', 'initContainers'] as const) {
+    const l = spec[field];
+    if (l === undefined || l === null) continue;
+    if (!Array.isArray(l)) {
+      throw doc.errorAt([...specPath, field], `${label}: json: cannot unmarshal ${jsonKind(l)} into Go struct field PodSpec.spec.${field} of type []v1.Container`);
+    }
+    l.forEach((c, i) => {
+      if (!isObj(c)) throw doc.errorAt([...specPath, field, i], `${label}: json: cannot unmarshal ${jsonKind(c)} into Go struct field PodSpec.spec.${field} of type v1.Container`);
+    });
+  }
+  const cs = spec.containers;
+  if (!Array.isArray(cs) || cs.length === 0) {
+    const path = cs === undefined || cs === null ? specPath : [...specPath, 'containers'];
+    throw doc.errorAt(path, `${label}: ${rel}.containers: Required value (Kubernetes rejects a pod without containers)`, { key: true });
+  }
+}
+
+/** What the file held instead of workloads, for the error when it held none. */
+interface NotWorkload {
+  doc: LoadedDocument;
+  at: (string | number)[];
+  kind: string;
+}
+
+function noWorkloads(file: string, first: NotWorkload | undefined): InputError {
+  if (!first) return new InputError('no workloads (the file holds no Kubernetes objects)', file);
+  return first.doc.errorAt([...first.at, 'kind'], `kind ${first.kind} has no pod template (want ${WORKLOAD_KINDS.join(', ')}, or a List of them)`);
+}
+
+/** Objects in one loaded document → workloads (Lists are opened), noting the first non-workload. */
+function* visitDocument(doc: LoadedDocument, counter: { index: number; skipped?: NotWorkload }, opts: WorkloadOptions): Generator<Workload> {
+  const visit = function* (v: unknown, at: (string | number)[]): Generator<Workload> {
+    if (isObj(v) && typeof v.kind === 'string' && /List$/.test(v.kind) && Array.isArray(v.items)) {
+      for (let i = 0; i < v.items.length; i++) yield* visit(v.items[i], [...at, 'items', i]);
+      return;
+    }
+    const w = workloadFromObject(v, doc, at, counter.index++, opts);
+    if (w) yield w;
+    else if (!counter.skipped && isObj(v)) counter.skipped = { doc, at, kind: String(v.kind) };
+  };
+  yield* visit(doc.value, []);
+}
+
+/**
+ * All workloads in a YAML/JSON text (documents, Lists), read one at a time: the documents of a
+ * multi-document file and the items of a block-style `kind: List` (what `kubectl get -o yaml` prints)
+ * are each loaded only when reached, so a dump of 10,000 Deployments is never held parsed at once.
+ * Non-workload objects are skipped; a text with no workload at all is an InputError naming the first
+ * object's kind (or the file, when it is empty).
+ */
+export function* workloadStream(text: string, file: string, opts: WorkloadOptions = {}): Generator<Workload> {
+  const counter: { index: number; skipped?: NotWorkload } = { index: 0 };
+  let seen = 0;
+  for (const doc of lazyDocuments(text, file, opts.lazyMinBytes)) {
+    for (const w of visitDocument(doc, counter, opts)) {
+      seen++;
+      yield w;
+    }
+  }
+  if (seen === 0) throw noWorkloads(file, counter.skipped);
 }
 
 /** All workloads in a YAML/JSON text (documents, Lists). Non-workload objects are skipped. */
 export function workloadsFromText(text: string, file: string, opts: WorkloadOptions = {}): Workload[] {
   const docs = loadYamlDocuments(text, file);
   const out: Workload[] = [];
-  let index = 0;
-  const visit = (v: unknown, doc: LoadedDocument, at: (string | number)[]): void => {
-    if (isObj(v) && typeof v.kind === 'string' && /List$/.test(v.kind) && Array.isArray(v.items)) {
-      v.items.forEach((it, i) => visit(it, doc, [...at, 'items', i]));
-      return;
-    }
-    const w = workloadFromObject(v, doc, at, index++, opts);
-    if (w) out.push(w);
-  };
-  for (const d of docs) visit(d.value, d, []);
+  const counter = { index: 0 };
+  for (const d of docs) for (const w of visitDocument(d, counter, opts)) out.push(w);
   return out;
+}
+
+// ---------- reading a large input piece by piece ----------
+
+/** A document loaded from a slice of the file: positions moved to where the slice sits. */
+class Shifted implements LoadedDocument {
+  readonly start: Position;
+  constructor(
+    private readonly inner: LoadedDocument,
+    /** File line of the slice's first line, minus one. */
+    private readonly line0: number,
+    /** Columns removed from the start of every line of the slice. */
+    private readonly shift: number,
+  ) {
+    this.start = this.map(inner.start);
+  }
+  get value(): GoValue {
+    return this.inner.value;
+  }
+  get index(): number {
+    return this.inner.index;
+  }
+  get file(): string {
+    return this.inner.file;
+  }
+  private map(p: Position): Position {
+    return { line: p.line + this.line0, col: p.col + this.shift };
+  }
+  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    return this.map(this.inner.positionOf(path, opts));
+  }
+  where(path: readonly PathSegment[], opts?: PositionOptions): string {
+    const p = this.positionOf(path, opts);
+    return `${this.file}:${p.line}:${p.col}`;
+  }
+  errorAt(path: readonly PathSegment[], reason: string, opts?: PositionOptions): InputError {
+    const p = this.positionOf(path, opts);
+    return new InputError(reason, this.file, p.line, p.col);
+  }
+  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
+    const b = this.inner.blockScalarAt(path);
+    return b ? this.map(b) : undefined;
+  }
+  embedded(path: readonly PathSegment[], label: string, opts?: LoadOptions): LoadedDocument | undefined {
+    let d: LoadedDocument | undefined;
+    try {
+      d = this.inner.embedded(path, label, opts);
+    } catch (e) {
+      throw shiftError(e, this.line0, this.shift);
+    }
+    return d ? new Shifted(d, this.line0, this.shift) : undefined;
+  }
+  sub(path: readonly PathSegment[]): LoadedDocument {
+    return path.length === 0 ? this : new Shifted(this.inner.sub(path), this.line0, this.shift);
+  }
+}
+
+function shiftError(e: unknown, line0: number, shift: number): unknown {
+  if (!(e instanceof InputError) || e.file === undefined || !e.line) return e;
+  return new InputError(e.reason, e.file, e.line + line0, (e.col ?? 1) + shift);
+}
+
+/** Load a slice of the file (lines from file line line0+1, each with `shift` columns removed). */
+function loadSlice(text: string, file: string, line0: number, shift: number): LoadedDocument[] {
+  try {
+    return loadYamlDocuments(text, file, { format: 'yaml' }).map((d) => new Shifted(d, line0, shift));
+  } catch (e) {
+    throw shiftError(e, line0, shift);
+  }
+}
+
+const LAZY_MIN_BYTES = 256 * 1024;
+const LAZY_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The documents of a text, loaded one at a time when that cannot change their meaning: block YAML
+ * without directives, document-end markers, anchors or aliases. Anything else (and small inputs) is
+ * loaded whole, as before.
+ */
+function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument> {
+  const first = text.trimStart()[0];
+  if (
+    text.length < minBytes ||
+    Buffer.byteLength(text, 'utf8') > LAZY_MAX_BYTES ||
+    /\.json$/i.test(file) ||
+    first === '{' ||
+    first === '[' ||
+    /^(%|\.\.\.(\s|$))/m.test(text) ||
+    /\t/.test(text) ||
+    /(^|[\s[{,:-])[&*][^\s,\]}]/m.test(text) ||
+    text.charCodeAt(0) === 0xfeff
+  ) {
+    yield* loadYamlDocuments(text, file);
+    return;
+  }
+  const lines = lineStarts(text);
+  // document boundaries: each document slice starts at its `---` line
+  const bounds: number[] = [0];
+  for (let i = 1; i < lines.length; i++) {
+    const at = lines[i]!;
+    if (text.startsWith('---', at) && (at + 3 >= text.length || /[\s]/.test(text[at + 3]!))) bounds.push(i);
+  }
+  bounds.push(lines.length);
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const from = bounds[b]!;
+    const to = bounds[b + 1]!;
+    const list = blockListItems(text, lines, from, to);
+    if (!list) {
+      yield* loadSlice(sliceLines(text, lines, from, to), file, from, 0);
+      continue;
+    }
+    // the List itself without its items: it must load, and be a List
+    const header = sliceLines(text, lines, from, list.itemsFrom) + sliceLines(text, lines, list.itemsTo, to);
+    let h: LoadedDocument | undefined;
+    try {
+      h = loadSlice(header, file, from, 0)[0];
+    } catch {
+      // report the error where the whole document puts it
+      h = undefined;
+    }
+    if (!h || !isObj(h.value) || typeof h.value.kind !== 'string' || !/List$/.test(h.value.kind) || (h.value.items !== null && h.value.items !== undefined)) {
+      yield* loadSlice(sliceLines(text, lines, from, to), file, from, 0);
+      continue;
+    }
+    for (let k = 0; k < list.items.length; k++) {
+      const a = list.items[k]!;
+      const z = k + 1 < list.items.length ? list.items[k + 1]! : list.itemsTo;
+      const shift = list.dash + 2;
+      let item = '';
+      for (let i = a; i < z; i++) item += lineText(text, lines, i).slice(shift) + '\n';
+      const docs = loadSlice(item, file, a, shift);
+      if (docs.length !== 1) throw new InputError(`List item ${k} is ${docs.length ? 'several documents' : 'empty'}`, file, a + 1, list.dash + 1);
+      yield docs[0]!;
+    }
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const ls = [0];
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) ls.push(i + 1);
+  return ls;
+}
+
+function lineText(text: string, lines: number[], i: number): string {
+  const s = lines[i]!;
+  const e = i + 1 < lines.length ? lines[i + 1]! - 1 : text.length;
+  const l = text.slice(s, e);
+  return l.endsWith('\r') ? l.slice(0, -1) : l;
+}
+
+function sliceLines(text: string, lines: number[], from: number, to: number): string {
+  if (from >= to) return '';
+  return text.slice(lines[from]!, to < lines.length ? lines[to]! : text.length);
+}
+
+/**
+ * A top-level `items:` block sequence in lines [from, to): the line of each `- ` entry, the lines the
+ * sequence spans, and the entries' indentation. Undefined when the document is not such a List or its
+ * items cannot be cut apart line by line (an entry's lines less indented than its content).
+ */
+function blockListItems(text: string, lines: number[], from: number, to: number): { items: number[]; itemsFrom: number; itemsTo: number; dash: number } | undefined {
+  let itemsLine = -1;
+  let isList = false;
+  for (let i = from; i < to; i++) {
+    const s = lines[i]!;
+    const c = text[s];
+    if (c === ' ' || c === '\n' || c === '#' || c === '-' || c === undefined) continue;
+    const l = lineText(text, lines, i);
+    if (/^items:\s*(#.*)?$/.test(l)) itemsLine = i;
+    else if (/^kind:\s*["']?[A-Za-z0-9]*List["']?\s*(#.*)?$/.test(l)) isList = true;
+  }
+  if (itemsLine < 0 || !isList) return undefined;
+  const items: number[] = [];
+  let dash = -1;
+  let end = to;
+  for (let i = itemsLine + 1; i < to; i++) {
+    const l = lineText(text, lines, i);
+    const body = l.trimStart();
+    if (body === '') continue;
+    const indent = l.length - body.length;
+    if (dash < 0) {
+      if (!/^-(\s|$)/.test(body)) return undefined;
+      dash = indent;
+    }
+    if (indent === dash && /^-(\s|$)/.test(body)) {
+      // an entry that does not start on its dash line (`-` alone, `- - `) is left to the whole-document reader
+      if (!/^- +[^\s#-]/.test(body) || /^- +[|>]/.test(body)) return undefined;
+      items.push(i);
+      continue;
+    }
+    if (indent >= dash + 2) continue;
+    if (indent === 0 && body[0] !== '#') {
+      end = i;
+      break;
+    }
+    return undefined;
+  }
+  if (items.length === 0) return undefined;
+  // trailing blank lines belong to the last item; the header keeps what follows
+  return { items, itemsFrom: itemsLine + 1, itemsTo: end, dash };
 }

@@ -106,16 +106,22 @@ describe('render', () => {
   });
 
   const badWorkloads: Array<[string, string | Buffer, RegExp]> = [
-    ['malformed YAML', 'apiVersion: v1\nkind: Pod\nmetadata: {name: x\n', /bad-w-0\.yaml(:\d+(:\d+)?)?/],
-    ['an unknown workload kind', 'apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: g\nspec: {}\n', /bad-w-1\.yaml: no workloads/],
+    ['malformed YAML', 'apiVersion: v1\nkind: Pod\nmetadata: {name: x\n', /bad-w-0\.yaml:\d+:\d+: /],
+    ['an unknown workload kind', 'apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: g\nspec: {}\n', /bad-w-1\.yaml:2:7: kind Gizmo has no pod template \(want Pod, Deployment, /],
     ['binary', BINARY, /bad-w-2\.yaml/],
-    ['a pod without containers', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n', /bad-w-3\.yaml|containers/],
-    ['a Deployment without a template', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec: {}\n', /bad-w-5\.yaml|template/],
-    ['a document that is a list', '- a\n- b\n', /bad-w-6\.yaml/],
-    ['metadata of the wrong type', 'apiVersion: v1\nkind: Pod\nmetadata: 5\nspec:\n  containers: [{name: a, image: b}]\n', /bad-w-7\.yaml|metadata/],
+    ['a pod without containers', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n', /bad-w-3\.yaml:5:1: Pod p: spec\.containers: Required value/],
+    ['a Deployment without a template', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec: {}\n', /bad-w-4\.yaml:\d+:\d+: Deployment d: spec\.template is required value/],
+    ['a document that is a list', '- a\n- b\n', /bad-w-5\.yaml/],
+    ['metadata of the wrong type', 'apiVersion: v1\nkind: Pod\nmetadata: 5\nspec:\n  containers: [{name: a, image: b}]\n', /bad-w-6\.yaml|metadata/],
+    ['a pod with an empty container list', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: []\n', /bad-w-7\.yaml:6:3: Pod p: spec\.containers: Required value/],
+    ['a Deployment whose pod has no containers', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: ns\nspec:\n  template:\n    spec:\n      containers: []\n', /bad-w-8\.yaml:9:7: Deployment ns\/d: spec\.template\.spec\.containers: Required value/],
+    ['a pod whose containers is a string', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: nope\n', /bad-w-9\.yaml:6:15: Pod p: json: cannot unmarshal string into Go struct field PodSpec\.spec\.containers of type \[\]v1\.Container/],
+    ['an init container that is a number', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  initContainers: [1]\n  containers: [{name: a}]\n', /bad-w-10\.yaml:6:\d+: Pod p: json: cannot unmarshal number into Go struct field PodSpec\.spec\.initContainers of type v1\.Container/],
+    ['a Service only', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec: {}\n', /bad-w-11\.yaml:2:7: kind Service has no pod template \(want Pod, Deployment, /],
+    ['a bad pod after a good one', readFileSync(DEPLOY, 'utf8') + '---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n', /bad-w-12\.yaml:\d+:1: Pod p: spec\.containers: Required value/],
   ];
   // istiod is lenient where the API server would reject: these may render (exit 0) or fail cleanly.
-  const lenient = new Set(['a pod without containers', 'metadata of the wrong type']);
+  const lenient = new Set(['metadata of the wrong type']);
   badWorkloads.forEach(([what, content, want], i) => {
     it(`workload: ${what}`, async () => {
       const f = file(`bad-w-${i}.yaml`, content);
@@ -125,29 +131,29 @@ describe('render', () => {
     });
   });
 
-  // Known deviations from issue 8 (exit 2, one line), owned by the render command: a ConfigMap that
-  // cannot render any workload is reported per workload (exit 1 and a summary line), and a ConfigMap
-  // without `config` renders with no templates. `it.fails` turns red once they are fixed: flip it then.
-  const perWorkload: Array<[string, string, RegExp]> = [
-    ['a template with an unknown function', readFileSync(CM, 'utf8').replace('{{- if', '{{ nosuchfunc }}{{- if'), /known-0\.yaml:\d+:\d+: .*function "nosuchfunc" not defined/],
-    ['a template with a parse error', readFileSync(CM, 'utf8').replace('{{- if', '{{ .a | }}{{- if'), /known-1\.yaml:\d+:\d+: /],
-    ['a ConfigMap without config', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: "{}"\n', /known-2\.yaml.*config/],
-  ];
-  perWorkload.forEach(([what, content, want], i) => {
-    it.fails(`known deviation: injector ConfigMap with ${what} is not yet exit 2 with one line`, async () => {
-      const f = file(`known-${i}.yaml`, content);
-      expectBadInput(await render('--injector-configmap', f, '-f', DEPLOY), want);
-    });
-    it(`injector ConfigMap with ${what}: still no stack trace, and the position when there is one`, async () => {
-      const f = file(`known-b-${i}.yaml`, content);
-      const r = await render('--injector-configmap', f, '-f', DEPLOY);
-      expect(r.stderr).not.toMatch(/\n\s+at |node:internal|TypeError|RangeError/);
-      if (r.code !== 0) expect(r.stderr).toMatch(new RegExp(want.source.replace('known-', 'known-b-')));
-    });
+  it('a YAML syntax error: FILE:LINE:COL: message, without the parser\'s own position or code excerpt', async () => {
+    const f = file('syntax.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n   bad: 1\n');
+    const r = await render('--injector-configmap', CM, '-f', f);
+    expectBadInput(r, /syntax\.yaml:\d+:\d+: [A-Z][^:]*$/);
+    expect(r.stderr).not.toMatch(/at line \d+, column \d+/);
   });
-  it.fails('known deviation: a pod whose containers is a string is not yet exit 2 with one line', async () => {
-    const f = file('known-w.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: nope\n');
-    expectBadInput(await render('--injector-configmap', CM, '-f', f), /known-w\.yaml/);
+
+  // A ConfigMap that cannot render any workload is bad input: exit 2 and one line naming the ConfigMap
+  // file and the template's line, before anything is printed.
+  const badTemplates: Array<[string, string, RegExp]> = [
+    ['a template with an unknown function', readFileSync(CM, 'utf8').replace('{{- if', '{{ nosuchfunc }}{{- if'), /known-0\.yaml:\d+:\d+: template: inject:\d+: function "nosuchfunc" not defined$/],
+    ['a template with a parse error', readFileSync(CM, 'utf8').replace('{{- if', '{{ .a ) }}{{- if'), /known-1\.yaml:\d+:\d+: template: inject:\d+: unexpected "\)" in command$/],
+    ['a ConfigMap without config', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: "{}"\n', /known-2\.yaml:5:1: ConfigMap istio-sidecar-injector has no data\.config/],
+    ['a config without templates', 'apiVersion: v1\nkind: ConfigMap\ndata:\n  config: "policy: enabled\\n"\n', /known-3\.yaml:4:11: the injector config has no templates/],
+    ['an unused template that does not parse', readFileSync(CM, 'utf8').replace('    templates:\n', '    templates:\n      other: "{{ if }}"\n'), /known-4\.yaml:18:14: template: inject:1: missing value for if$/],
+  ];
+  badTemplates.forEach(([what, content, want], i) => {
+    it(`injector ConfigMap with ${what}: exit 2 with one line`, async () => {
+      const f = file(`known-${i}.yaml`, content);
+      const r = await render('--injector-configmap', f, '-f', DEPLOY);
+      expectBadInput(r, want);
+      expect(r.stdout).toBe('');
+    });
   });
 
   it('an empty workload file', async () => {
@@ -158,10 +164,11 @@ describe('render', () => {
   });
 
   it('missing files', async () => {
-    expectBadInput(await render('--injector-configmap', join(dir, 'nope.yaml'), '-f', DEPLOY), /nope\.yaml/);
-    expectBadInput(await render('--injector-configmap', CM, '-f', join(dir, 'nope-w.yaml')), /nope-w\.yaml/);
-    expectBadInput(await cli('render', '--mesh', join(dir, 'nope-mesh.yaml'), '--injector-configmap', CM, '-f', DEPLOY), /nope-mesh\.yaml/);
-    expectBadInput(await render('--injector-configmap', dir, '-f', DEPLOY), new RegExp(dir.replace(/[/\\.]/g, '.')));
+    expectBadInput(await render('--injector-configmap', join(dir, 'nope.yaml'), '-f', DEPLOY), /nope\.yaml: no such file$/);
+    expectBadInput(await render('--injector-configmap', CM, '-f', join(dir, 'nope-w.yaml')), /nope-w\.yaml: no such file$/);
+    expectBadInput(await cli('render', '--mesh', join(dir, 'nope-mesh.yaml'), '--injector-configmap', CM, '-f', DEPLOY), /nope-mesh\.yaml: no such file$/);
+    expectBadInput(await render('--injector-configmap', dir, '-f', DEPLOY), new RegExp(dir.replace(/[/\\.]/g, '.') + ': is a directory'));
+    expect((await render('--injector-configmap', join(dir, 'nope.yaml'), '-f', DEPLOY)).stderr).not.toMatch(/ENOENT/);
   });
 
   it('a malformed mesh config', async () => {
