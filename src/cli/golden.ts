@@ -1,14 +1,16 @@
 // `sidecar-render golden check|update MATRIX`: golden-file regression tests of rendered injection.
 
 import type { Command } from 'commander';
+import type { ExecOptions } from '../template/index.js';
+import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
 
 export interface GoldenCommandDeps {
-  /** Builds the renderer for a matrix (the Istio renderer, with inputs cached across cases). */
-  renderer: (m: GoldenMatrix) => CaseRenderer;
+  /** Builds the renderer for a matrix (the Istio renderer, with inputs cached across cases); limits apply to every case. */
+  renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions }) => CaseRenderer;
 }
 
-interface GoldenFlags {
+interface GoldenFlags extends LimitFlags {
   output: 'text' | 'json';
   color?: boolean;
   run?: string;
@@ -72,7 +74,7 @@ export function printUpdate(r: UpdateReport, flags: GoldenFlags, out: NodeJS.Wri
 export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
   const golden = program.command('golden').description('golden-file regression tests of rendered injection (see the README for the matrix format)');
 
-  golden
+  const check = golden
     .command('check')
     .description('render every case and compare with its golden file; exit 1 on any difference')
     .argument('[matrix]', 'matrix file', 'golden.yaml')
@@ -80,27 +82,29 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .option('--color', 'colour diffs even when stdout is not a terminal')
     .option('--no-color', 'never colour diffs')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
-    .option('--no-progress', 'no progress lines on stderr')
-    .action(async (file: string, flags: GoldenFlags) => {
+    .option('--no-progress', 'no progress lines on stderr');
+  addLimitOptions(check).action(async (file: string, flags: GoldenFlags) => {
       checkOutput(flags.output);
+      const limits = limitsFromFlags(flags);
       const m = loadMatrix(file);
-      const r = await checkMatrix(m, deps.renderer(m), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
+      const r = await checkMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
       printCheck(r, flags);
       process.exitCode = r.changed + r.missing + r.failed > 0 ? 1 : 0;
     });
 
-  golden
+  const update = golden
     .command('update')
     .description('write new and changed golden files atomically; report stale ones')
     .argument('[matrix]', 'matrix file', 'golden.yaml')
     .option('-o, --output <format>', 'text or json', 'text')
     .option('--prune', 'remove golden files that no case produces')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
-    .option('--no-progress', 'no progress lines on stderr')
-    .action(async (file: string, flags: GoldenFlags) => {
+    .option('--no-progress', 'no progress lines on stderr');
+  addLimitOptions(update).action(async (file: string, flags: GoldenFlags) => {
       checkOutput(flags.output);
+      const limits = limitsFromFlags(flags);
       const m = loadMatrix(file);
-      const r = await updateMatrix(m, deps.renderer(m), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      const r = await updateMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
       printUpdate(r, flags);
       process.exitCode = r.failed > 0 ? 1 : 0;
     });

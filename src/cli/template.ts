@@ -1,17 +1,21 @@
 // `sidecar-render template FILE --data data.yaml [--funcs SET] [--option missingkey=error]`: render one
 // Go template, as text/template would. `--batch` speaks the JSON Lines protocol of tools/gorender.
 
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { runCase, type BatchCase } from '../batch.js';
 import { loadYamlDocuments } from '../yaml/load.js';
+import { ExecError, LimitError, Template } from '../template/index.js';
+import type { GoValue } from '../template/value.js';
+import { funcSet } from '../funcs/index.js';
+import { limitHint, readInputText } from '../istio/render.js';
+import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
 
-interface TemplateFlags {
+interface TemplateFlags extends LimitFlags {
   data?: string;
   funcs: FuncSetFlag;
   option: string[];
@@ -19,32 +23,39 @@ interface TemplateFlags {
 }
 
 export function templateCommand(program: Command): void {
-  program
+  const cmd = program
     .command('template')
     .description('render a Go text/template with Go, Sprig, Helm or Istio functions')
     .argument('[file]', 'template file (its base name is the template name in error messages)')
     .option('-d, --data <file>', 'YAML or JSON data; numbers are float64, as Helm and encoding/json read them')
     .option('--funcs <set>', `function set: ${FUNC_SETS.join('|')}`, parseFuncs, 'builtin')
     .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', collect, [] as string[])
-    .option('--batch', 'read JSON Lines cases on stdin, write one result line per case')
-    .action(async (file: string | undefined, flags: TemplateFlags) => {
-      if (flags.batch) {
-        await batch();
-        return;
-      }
-      if (!file) throw new Error('template: a template FILE is needed (or --batch)');
-      const c: BatchCase = {
-        name: basename(file),
-        template: readText(file),
-        data: flags.data ? readData(flags.data) : undefined,
-        funcs: flags.funcs,
-        option: flags.option,
-      };
-      const r = runCase(c);
+    .option('--batch', 'read JSON Lines cases on stdin, write one result line per case');
+  addLimitOptions(cmd).addHelpText('after', '\nExit codes: 0 rendered; 2 a parse or execution error, a limit reached (the message names the flag raising it), or bad input.\n');
+  cmd.action(async (file: string | undefined, flags: TemplateFlags) => {
+    if (flags.batch) {
+      await batch();
+      return;
+    }
+    if (!file) throw new Error('template: a template FILE is needed (or --batch)');
+    const limits = limitsFromFlags(flags);
+    const text = readText(file);
+    const data = flags.data ? readData(flags.data) : null;
+    const t = new Template(basename(file));
+    if (flags.option.length > 0) t.option(...flags.option);
+    t.funcs(funcSet(flags.funcs, { template: t, strict: flags.option.includes('missingkey=error'), env: {} }));
+    t.parse(text);
+    let out: string;
+    try {
+      out = t.execute(data, limits);
+    } catch (e) {
       // As Go's Execute into stdout: what was written before an error stays written.
-      process.stdout.write(r.output);
-      if (r.error !== null) throw new Error(r.error);
-    });
+      if (e instanceof ExecError) process.stdout.write(e.output);
+      if (e instanceof LimitError) throw new Error(limitHint(e.message));
+      throw e;
+    }
+    process.stdout.write(out);
+  });
 }
 
 function parseFuncs(v: string): FuncSetFlag {
@@ -57,15 +68,11 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
+  return readInputText(file);
 }
 
 /** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
-function readData(file: string): unknown {
+function readData(file: string): GoValue {
   return loadYamlDocuments(readText(file), file)[0]?.value ?? null;
 }
 

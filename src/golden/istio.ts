@@ -3,6 +3,7 @@
 
 import { renderRequest, type RenderRequest } from '../istio/render.js';
 import { parseIstioVersion } from '../istio/version.js';
+import type { ExecOptions } from '../template/index.js';
 import type { CaseRenderer } from './run.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
 
@@ -27,10 +28,16 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   return req;
 }
 
-/** Render a case as `sidecar-render render` would print it; any failed workload fails the case. */
-export function istioCaseRenderer(_m?: GoldenMatrix): CaseRenderer {
+/**
+ * Render a case as `sidecar-render render` would print it; any failed workload fails the case. Inputs,
+ * function maps and parsed templates are cached across cases (render.ts), so a matrix of 1,000 cases
+ * over a few files loads each file once. `limits` apply to every template execution of every case.
+ */
+export function istioCaseRenderer(_m?: GoldenMatrix, opts: { limits?: ExecOptions } = {}): CaseRenderer {
   return (c) => {
-    const out = renderRequest(renderRequestOf(c));
+    const req = renderRequestOf(c);
+    if (opts.limits) req.limits = opts.limits;
+    const out = renderRequest(req);
     if (out.failed > 0) throw new Error(out.messages.find((m) => m.startsWith('error:')) ?? `${out.failed} workloads failed`);
     return out.text;
   };
