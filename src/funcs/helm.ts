@@ -17,7 +17,7 @@ import { funcMap, def, newMap, withType, GoError, GoNil, SLICE_IFACE, MAP_STRING
 import { LimitError, TemplateError, type Template } from '../template/index.js';
 import { goQuote } from '../template/quote.js';
 import { sprigFuncs, type SprigOptions } from './sprig/index.js';
-import { goJsonMarshal, GoJsonError } from '../yaml/json.js';
+import { goJsonMarshalChecked, GoJsonError } from '../yaml/json.js';
 import { helmToYaml } from '../yaml/emit.js';
 import { helmFromJson, helmFromJsonArray, helmFromYaml, helmFromYamlArray } from '../yaml/decode.js';
 
@@ -38,8 +38,7 @@ const I = 'interface {}';
 /** Helm's toJson: json.Marshal, "" when it fails. */
 function toJson(v: GoValue): string {
   try {
-    checkExpandedSize(v);
-    return goJsonMarshal(v ?? null);
+    return goJsonMarshalChecked(v);
   } catch (e) {
     if (e instanceof GoJsonError) return '';
     throw e;

@@ -25,6 +25,7 @@ import {
   MAP_STRING_IFACE,
 } from '../template/value.js';
 import { formatFloat } from './strconv.js';
+import { checkExpandedSize, currentLimits } from '../template/limits.js';
 import { goBytes } from '../template/strconv.js';
 
 /** The bytes of a Go string (a byte that is not valid UTF-8 stays that byte, as the scanner must see it). */
@@ -90,8 +91,12 @@ export function jsonQuote(s: string, escapeHTML = true): string {
   return out + s.slice(start) + '"';
 }
 
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
 /** encoding/json's float64/float32 text: 'f' in [1e-6, 1e21), 'e' outside, "e-07" cleaned to "e-7". */
 export function jsonFloat(f: number, bits: 32 | 64 = 64): string {
+  // An integral float64 of at most 53 bits: strconv's 'f' digits are JavaScript's (but for -0).
+  if (bits === 64 && Number.isInteger(f) && f <= MAX_EXACT && f >= -MAX_EXACT && !Object.is(f, -0)) return String(f);
   if (!Number.isFinite(f)) throw new GoJsonError('json: unsupported value: ' + formatFloat(f, 'g', bits));
   const abs = Math.abs(f);
   let fmt: 'e' | 'f' = 'f';
@@ -220,38 +225,53 @@ const UNTRACKED_DEPTH = 64;
 
 class Encoder {
   private readonly onPath = new Set<object>();
+  /** The text so far: appending to one string is cheaper than joining the parts of every container. */
+  buf = '';
+  /** Set when a slice or map with a MarshalJSON method was met (its text may be shorter than its elements). */
+  sawCollectionHook = false;
   constructor(
     private readonly escapeHTML: boolean,
     private readonly indent: string | undefined,
     private readonly prefix: string,
     /** Track the containers on the path (cycle errors); without it, deep nesting starts over with it. */
     private readonly track: boolean,
+    /** Give up (throw TOO_LONG) once the text is longer than this. */
+    private readonly maxLength = Infinity,
   ) {}
 
   private nl(depth: number): string {
     return '\n' + this.prefix + this.indent!.repeat(depth);
   }
 
-  encode(v: GoValue, depth: number): string {
+  encode(v: GoValue, depth: number): void {
     switch (typeof v) {
       case 'undefined':
-        return 'null';
+        this.buf += 'null';
+        return;
       case 'boolean':
-        return v ? 'true' : 'false';
+        this.buf += v ? 'true' : 'false';
+        return;
       case 'string':
-        return jsonQuote(v, this.escapeHTML);
+        this.buf += jsonQuote(v, this.escapeHTML);
+        return;
       case 'number':
-        return jsonFloat(v, 64);
+        this.buf += jsonFloat(v, 64);
+        return;
       case 'bigint':
-        return v.toString();
+        this.buf += v.toString();
+        return;
     }
-    if (v === null) return 'null';
+    if (v === null) {
+      this.buf += 'null';
+      return;
+    }
     if (v instanceof GoNum) return this.num(v);
     if (v instanceof GoNil) {
       const k = v.type.kind;
       if (k === 'func' || k === 'chan' || k === 'complex64' || k === 'complex128') this.unsupportedType(v.type);
       if (v.type.marshalJSON && k !== 'ptr' && k !== 'map' && k !== 'slice' && k !== 'interface') return this.hook(v.type, v, depth);
-      return 'null';
+      this.buf += 'null';
+      return;
     }
     if (v instanceof GoFunc) this.unsupportedType(funcType(v));
     if (v instanceof GoStruct) {
@@ -260,12 +280,18 @@ class Encoder {
     }
     if (Array.isArray(v)) {
       const t = typeOf(v)!;
-      if (t.marshalJSON) return this.hook(t, v, depth);
+      if (t.marshalJSON) {
+        this.sawCollectionHook = true;
+        return this.hook(t, v, depth);
+      }
       return this.array(v, t, depth);
     }
     if (isMap(v)) {
       const t = typeOf(v)!;
-      if (t.marshalJSON) return this.hook(t, v, depth);
+      if (t.marshalJSON) {
+        this.sawCollectionHook = true;
+        return this.hook(t, v, depth);
+      }
       return this.map(v, t, depth);
     }
     throw new GoJsonError('json: unsupported value');
@@ -275,18 +301,18 @@ class Encoder {
     throw new GoJsonError('json: unsupported type: ' + t.name);
   }
 
-  private num(v: GoNum): string {
+  private num(v: GoNum): void {
     if (v.type.marshalJSON) return this.hook(v.type, v, 0);
     const k = v.type.kind;
-    if (isIntKind(k) || isUintKind(k)) return String(v.v);
-    if (isFloatKind(k)) return jsonFloat(Number(v.v), k === 'float32' ? 32 : 64);
-    if (k === 'bool') return v.v ? 'true' : 'false';
-    return this.unsupportedType(v.type);
+    if (isIntKind(k) || isUintKind(k)) this.buf += String(v.v);
+    else if (isFloatKind(k)) this.buf += jsonFloat(Number(v.v), k === 'float32' ? 32 : 64);
+    else if (k === 'bool') this.buf += v.v ? 'true' : 'false';
+    else this.unsupportedType(v.type);
   }
 
   /** A MarshalJSON method: a string result is raw JSON (compacted, HTML-escaped as Go does); an
    *  Error thrown is wrapped as Go wraps it; any other result is marshalled in its place. */
-  private hook(t: GoType, v: GoValue, depth: number): string {
+  private hook(t: GoType, v: GoValue, depth: number): void {
     let r: unknown;
     try {
       r = t.marshalJSON!(v);
@@ -302,12 +328,14 @@ class Encoder {
       }
       void parsed;
       const compact = compactJson(r, this.escapeHTML);
-      return this.indent === undefined ? compact : reindent(compact, this.prefix, this.indent, depth);
+      this.buf += this.indent === undefined ? compact : reindent(compact, this.prefix, this.indent, depth);
+      return;
     }
-    return this.encode(r as GoValue, depth);
+    this.encode(r as GoValue, depth);
   }
 
   private enter(o: object, t: GoType, depth: number): void {
+    if (this.buf.length > this.maxLength) throw TOO_LONG;
     if (!this.track) {
       if (depth > UNTRACKED_DEPTH) throw TRACK_CYCLES;
       return;
@@ -320,50 +348,63 @@ class Encoder {
     if (this.track) this.onPath.delete(o);
   }
 
-  private array(a: GoValue[], t: GoType, depth: number): string {
+  private array(a: GoValue[], t: GoType, depth: number): void {
     const elem = t.elem;
     if (t.kind === 'slice' && elem && elem.kind === 'uint8') {
       const bytes = a.map((x) => Number(x instanceof GoNum ? x.v : typeof x === 'bigint' ? x : 0) & 0xff);
-      return '"' + b64(bytes) + '"';
+      this.buf += '"' + b64(bytes) + '"';
+      return;
     }
-    if (a.length === 0) return '[]';
+    if (a.length === 0) {
+      this.buf += '[]';
+      return;
+    }
     this.enter(a, t, depth);
     try {
-      const parts = a.map((x) => this.encode(x, depth + 1));
-      if (this.indent === undefined) return '[' + parts.join(',') + ']';
-      return '[' + parts.map((p) => this.nl(depth + 1) + p).join(',') + this.nl(depth) + ']';
+      this.buf += '[';
+      for (let i = 0; i < a.length; i++) {
+        if (i > 0) this.buf += ',';
+        if (this.indent !== undefined) this.buf += this.nl(depth + 1);
+        this.encode(a[i], depth + 1);
+      }
+      if (this.indent !== undefined) this.buf += this.nl(depth);
+      this.buf += ']';
     } finally {
       this.leave(a);
     }
   }
 
-  private map(m: GoMap, t: GoType, depth: number): string {
+  private map(m: GoMap, t: GoType, depth: number): void {
     const keys = sortKeys(Object.keys(m));
-    if (keys.length === 0) return '{}';
+    if (keys.length === 0) {
+      this.buf += '{}';
+      return;
+    }
     this.enter(m, t, depth);
     try {
-      const parts = keys.map((k) => this.member(k, m[k], depth));
-      return this.object(parts, depth);
+      this.buf += '{';
+      for (let i = 0; i < keys.length; i++) {
+        if (i > 0) this.buf += ',';
+        this.member(keys[i]!, m[keys[i]!], depth);
+      }
+      if (this.indent !== undefined) this.buf += this.nl(depth);
+      this.buf += '}';
     } finally {
       this.leave(m);
     }
   }
 
-  private member(k: string, v: GoValue, depth: number): string {
-    const sep = this.indent === undefined ? ':' : ': ';
-    return jsonQuote(k, this.escapeHTML) + sep + this.encode(v, depth + 1);
+  private member(k: string, v: GoValue, depth: number): void {
+    if (this.indent === undefined) this.buf += jsonQuote(k, this.escapeHTML) + ':';
+    else this.buf += this.nl(depth + 1) + jsonQuote(k, this.escapeHTML) + ': ';
+    this.encode(v, depth + 1);
   }
 
-  private object(parts: string[], depth: number): string {
-    if (parts.length === 0) return '{}';
-    if (this.indent === undefined) return '{' + parts.join(',') + '}';
-    return '{' + parts.map((p) => this.nl(depth + 1) + p).join(',') + this.nl(depth) + '}';
-  }
-
-  private struct(s: GoStruct, depth: number): string {
+  private struct(s: GoStruct, depth: number): void {
     if (s.ptr) this.enter(s, s.type, depth);
     try {
-      const parts: string[] = [];
+      this.buf += '{';
+      let n = 0;
       for (const f of jsonFields(s.type)) {
         let cur: GoValue = s;
         for (const name of f.path) {
@@ -376,27 +417,63 @@ class Encoder {
         // A field inside a nil embedded pointer is skipped, as Go does.
         if (f.path.length > 1 && cur === undefined) continue;
         if (f.omitempty && isEmptyValue(cur, f.type)) continue;
-        parts.push(this.member(f.name, cur, depth));
+        if (n++ > 0) this.buf += ',';
+        this.member(f.name, cur, depth);
       }
-      return this.object(parts, depth);
+      if (n > 0 && this.indent !== undefined) this.buf += this.nl(depth);
+      this.buf += '}';
     } finally {
       if (s.ptr) this.leave(s);
     }
   }
 }
 
+/** Thrown by an encoder given a maxLength when its text grows past it. */
+const TOO_LONG: unique symbol = Symbol('tooLong');
+
+function encoderFor(opts: JsonMarshalOptions, track: boolean, maxLength?: number): Encoder {
+  const indented = opts.indent !== undefined || opts.prefix !== undefined;
+  return new Encoder(opts.escapeHTML ?? true, indented ? (opts.indent ?? '') : undefined, opts.prefix ?? '', track, maxLength);
+}
+
 /** json.Marshal / json.MarshalIndent / Encoder with SetEscapeHTML(false) (without the trailing newline). */
 export function goJsonMarshal(v: GoValue, opts: JsonMarshalOptions = {}): string {
-  const indented = opts.indent !== undefined || opts.prefix !== undefined;
-  const escapeHTML = opts.escapeHTML ?? true;
-  const indent = indented ? (opts.indent ?? '') : undefined;
-  const prefix = opts.prefix ?? '';
   try {
-    return new Encoder(escapeHTML, indent, prefix, false).encode(v, 0);
+    const e = encoderFor(opts, false);
+    e.encode(v, 0);
+    return e.buf;
   } catch (e) {
     if (e !== TRACK_CYCLES) throw e;
   }
-  return new Encoder(escapeHTML, indent, prefix, true).encode(v, 0);
+  const e = encoderFor(opts, true);
+  e.encode(v, 0);
+  return e.buf;
+}
+
+/** Texts up to this long are written without checkExpandedSize's walk first. */
+const SHORT_TEXT = 1 << 16;
+
+/** What the JSON template functions do: checkExpandedSize(v) (a LimitExceeded), then goJsonMarshal(v ?? null). */
+export function goJsonMarshalChecked(v: GoValue, opts: JsonMarshalOptions = {}): string {
+  const short = goJsonMarshalShort(v ?? null, opts, Math.min(SHORT_TEXT, currentLimits().maxValueBytes));
+  if (short !== undefined) return short;
+  checkExpandedSize(v);
+  return goJsonMarshal(v ?? null, opts);
+}
+
+/**
+ * goJsonMarshal for a value whose text is at most maxLength long, with no failure of any kind, and no
+ * slice or map with a MarshalJSON method; otherwise undefined. Every element of the other values
+ * writes at least one byte, so a short text means a small value (see checkExpandedSize).
+ */
+export function goJsonMarshalShort(v: GoValue, opts: JsonMarshalOptions, maxLength: number): string | undefined {
+  const e = encoderFor(opts, false, maxLength);
+  try {
+    e.encode(v, 0);
+  } catch {
+    return undefined;
+  }
+  return e.buf.length <= maxLength && !e.sawCollectionHook ? e.buf : undefined;
 }
 
 // ---------- compact / indent of raw JSON (MarshalJSON results) ----------

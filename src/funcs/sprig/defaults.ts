@@ -1,8 +1,7 @@
 // Sprig's defaults group (defaults.go): default, empty, coalesce, all, any, ternary and the JSON
 // functions, which use the shared encoding/json implementation.
 
-import { checkExpandedSize } from '../../template/limits.js';
-import { goJsonMarshal, GoJsonError, parseJson } from '../../yaml/json.js';
+import { goJsonMarshal, goJsonMarshalChecked, GoJsonError, parseJson } from '../../yaml/json.js';
 import { def, type FuncMap, type GoValue } from '../../template/value.js';
 import { empty, fail, panic, table, utf8 } from './util.js';
 
@@ -23,8 +22,7 @@ function unmarshal(s: string): { value: GoValue; error?: string } {
 /** Marshal, returning Go's error text instead of throwing. */
 function marshal(v: GoValue, opts: Parameters<typeof goJsonMarshal>[1]): { out: string; error?: string } {
   try {
-    checkExpandedSize(v);
-    return { out: goJsonMarshal(v ?? null, opts) };
+    return { out: goJsonMarshalChecked(v, opts) };
   } catch (e) {
     if (e instanceof GoJsonError) return { out: '', error: e.message };
     throw e;
