@@ -389,6 +389,7 @@ export function limitHint(message: string): string {
 export class Renderer {
   readonly version: IstioVersion;
   private funcsEntry?: FuncsEntry;
+  private readonly parsed = new Map<string, Template | TemplateError>();
 
   constructor(
     readonly inputs: RenderInputs,
@@ -419,7 +420,12 @@ export class Renderer {
       const have = Object.keys(this.inputs.config.templates).sort().join(', ');
       throw new Error(`requested template "${name}" not found; have ${have}`);
     }
-    const t = parsedTemplate(this.funcs(), text);
+    let t = this.parsed.get(name);
+    if (!t) {
+      // the shared cache hashes the whole text: look it up once per renderer, not per workload
+      t = parsedTemplate(this.funcs(), text);
+      this.parsed.set(name, t);
+    }
     if (t instanceof TemplateError) throw this.positioned(t, name);
     return t;
   }
@@ -875,30 +881,33 @@ class OutputFormat {
     private readonly single: boolean,
   ) {}
 
-  *add(r: WorkloadResult): Generator<RenderEvent> {
-    for (const w of r.warnings ?? []) yield { type: 'message', text: w };
+  /** The events for one result, in order. (Arrays, not generators: see visitDocument in workload.ts.) */
+  add(r: WorkloadResult): RenderEvent[] {
+    const out: RenderEvent[] = [];
+    for (const w of r.warnings ?? []) out.push({ type: 'message', text: w });
     if (r.error !== undefined) {
-      yield { type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` };
-      return;
+      out.push({ type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` });
+      return out;
     }
     const req = this.req;
     if (!r.decision.inject) {
-      yield { type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` };
-      if (req.merged) yield* this.doc(emit(objectOf(r.workload), req.output ?? 'yaml'));
-      return;
+      out.push({ type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` });
+      if (req.merged) this.doc(emit(objectOf(r.workload), req.output ?? 'yaml'), out);
+      return out;
     }
     if (req.merged) {
-      yield* this.doc(emit(r.merged!, req.output ?? 'yaml'));
+      this.doc(emit(r.merged!, req.output ?? 'yaml'), out);
     } else if (req.output) {
       const parsed = r.outputs.map((o, i) => parseTemplateOutput(o, r.templates[i]!));
-      for (const p of parsed) yield* this.doc(emit(p, req.output));
+      for (const p of parsed) this.doc(emit(p, req.output), out);
     } else {
       const text = r.outputs.join(r.outputs.length > 1 ? '\n---\n' : '');
-      yield* this.doc(this.single ? text : `# Source: ${r.label}\n${text}`);
+      this.doc(this.single ? text : `# Source: ${r.label}\n${text}`, out);
     }
+    return out;
   }
 
-  private *doc(d: string): Generator<RenderEvent> {
+  private doc(d: string, out: RenderEvent[]): void {
     const json = this.req.output === 'json';
     const n = ++this.count;
     if (n === 1) {
@@ -908,15 +917,16 @@ class OutputFormat {
     if (n === 2) {
       const first = this.pending!;
       this.pending = undefined;
-      yield { type: 'text', text: json ? `[\n${first.replace(/\n$/, '')}` : ensureNewline(first) };
+      out.push({ type: 'text', text: json ? `[\n${first.replace(/\n$/, '')}` : ensureNewline(first) });
     }
-    yield { type: 'text', text: json ? `,\n${d.replace(/\n$/, '')}` : `---\n${ensureNewline(d)}` };
+    out.push({ type: 'text', text: json ? `,\n${d.replace(/\n$/, '')}` : `---\n${ensureNewline(d)}` });
   }
 
-  *end(): Generator<RenderEvent> {
+  end(): RenderEvent[] {
     const json = this.req.output === 'json';
-    if (this.count === 1) yield { type: 'text', text: this.pending! };
-    else if (json) yield { type: 'text', text: this.count === 0 ? '[\n\n]\n' : '\n]\n' };
+    if (this.count === 1) return [{ type: 'text', text: this.pending! }];
+    if (json) return [{ type: 'text', text: this.count === 0 ? '[\n\n]\n' : '\n]\n' }];
+    return [];
   }
 }
 
