@@ -6,7 +6,10 @@
 //   workloadsFromText(text, file, opts?)   every workload in the text; other kinds are skipped (ConfigMaps,
 //                                          Services...) or, with opts.strict, an error; unknown kinds that
 //                                          carry a pod template are accepted like istioctl's reflection path
-//   workloadFromObject(obj, doc, at?)      one object → Workload | undefined (not a workload)
+//   workloadStream(text, file, opts?)      the same, read one document / List item at a time (large inputs);
+//                                          a text without any workload is an InputError naming the first kind
+//   workloadFromObject(obj, doc, at?)      one object → Workload | undefined (not a workload); a pod without
+//                                          containers (or with ill-typed container lists) is an InputError
 //   WORKLOAD_KINDS
 //   workloadLabel(w)       "Deployment default/web" for messages
 
