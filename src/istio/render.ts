@@ -35,6 +35,7 @@ import {
   type Json,
   type JsonObject,
 } from './merge.js';
+import { postProcessPod } from './postprocess.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadStream, workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
@@ -556,6 +557,14 @@ export class Renderer {
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
+    mergedPod = postProcessPod(mergedPod, {
+      version: this.version,
+      values: this.inputs.values,
+      mesh: this.inputs.mesh,
+      originalAnnotations: isObject(pod.metadata) && isObject(pod.metadata.annotations) ? pod.metadata.annotations : {},
+      injectedAnnotations: this.inputs.config.injectedAnnotations,
+      env: this.opts.env,
+    });
     const obj = objectOf(w);
     if (w.templatePath.length === 0) {
       obj.metadata = mergedPod.metadata ?? {};

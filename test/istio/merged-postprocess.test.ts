@@ -1,0 +1,176 @@
+// istiod's work on the merged pod: the Go round trip through corev1 types, Prometheus merge, probe
+// rewriting and the old injector's fsGroup, on pods of our own.
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/istio/merge.js';
+import { goRoundTrip, kubeApiMinor, postProcessPod, type PostProcessContext } from '../../src/istio/postprocess.js';
+import { parseIstioVersion } from '../../src/istio/version.js';
+
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+const v = parseIstioVersion;
+
+describe('goRoundTrip', () => {
+  const pod = (): JsonObject => ({
+    metadata: { name: 'web', labels: { app: 'web' } },
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'web',
+          bogus: 'x',
+          resources: { limits: { cpu: '2000m', memory: '1024Mi' }, requests: { cpu: 0.5 } },
+          readinessProbe: { initialDelaySeconds: 0, periodSeconds: 5, httpGet: { port: 8080, path: '' } },
+          env: [{ name: 'E', value: '' }, { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: 0 } } }],
+          restartPolicy: 'Always',
+          resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+          securityContext: { appArmorProfile: { type: 'RuntimeDefault' }, runAsUser: 0 },
+        },
+        { name: 'side' },
+      ],
+      volumes: [{ name: 'gone', emptyDir: null }, { name: 'kept', emptyDir: {} }],
+    },
+  });
+
+  it('gives what json.Unmarshal into corev1 and json.Marshal back give', () => {
+    const out = plain(goRoundTrip(pod(), v('1.24')));
+    expect(out.metadata).toEqual({ name: 'web', creationTimestamp: null, labels: { app: 'web' } });
+    const [web, side] = out.spec.containers;
+    expect(web.bogus).toBeUndefined();
+    expect(web.resources).toEqual({ limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '500m' } });
+    expect(web.readinessProbe).toEqual({ periodSeconds: 5, httpGet: { port: 8080 } });
+    expect(web.env).toEqual([{ name: 'E' }, { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '0' } } }]);
+    // a pointer field keeps its zero value; a struct field is never empty
+    expect(web.securityContext.runAsUser).toBe(0);
+    expect(side).toEqual({ name: 'side', resources: {} });
+    expect(out.spec.volumes).toEqual([{ name: 'gone' }, { name: 'kept', emptyDir: {} }]);
+  });
+
+  it("drops fields newer than the release's Kubernetes API", () => {
+    const at = (r: string) => plain(goRoundTrip(pod(), v(r))).spec.containers[0];
+    expect(at('1.17').resizePolicy).toBeUndefined(); // k8s 1.26
+    expect(at('1.18').resizePolicy).toBeDefined(); // k8s 1.27
+    expect(at('1.18').restartPolicy).toBeUndefined();
+    expect(at('1.19').restartPolicy).toBe('Always'); // k8s 1.28
+    expect(at('1.21').securityContext.appArmorProfile).toBeUndefined();
+    expect(at('1.22').securityContext.appArmorProfile).toEqual({ type: 'RuntimeDefault' }); // k8s 1.30
+  });
+
+  it('knows the Kubernetes API of each release', () => {
+    expect(kubeApiMinor(v('1.5'))).toBe(17);
+    expect(kubeApiMinor(v('1.19'))).toBe(28);
+    expect(kubeApiMinor(v('1.20'))).toBe(28);
+    expect(kubeApiMinor(v('master'))).toBe(34);
+  });
+});
+
+const ctx = (over: Partial<PostProcessContext> = {}): PostProcessContext => ({
+  version: v('1.24'),
+  values: { sidecarInjectorWebhook: { rewriteAppHTTPProbe: true } },
+  mesh: {},
+  originalAnnotations: {},
+  ...over,
+});
+
+const proxy = (env: JsonObject[] = []): JsonObject => ({ name: 'istio-proxy', image: 'proxy', env });
+const envOf = (out: JsonObject, name: string) =>
+  (plain(out).spec.containers.find((c: { name: string }) => c.name === 'istio-proxy').env ?? []).find((e: { name: string }) => e.name === name)?.value;
+
+describe('Prometheus merge', () => {
+  const pod = (annotations: Record<string, string>): JsonObject => ({ metadata: { annotations }, spec: { containers: [{ name: 'app' }, proxy()] } });
+
+  it("points the scrape annotations at the agent and hands the app's to it", () => {
+    const out = postProcessPod(pod({ 'prometheus.io/scrape': 'true', 'prometheus.io.port': '9090', 'prometheus-io/path': '/m' }), ctx());
+    expect(plain(out).metadata.annotations).toEqual({ 'prometheus.io/port': '15020', 'prometheus.io/path': '/stats/prometheus', 'prometheus.io/scrape': 'true' });
+    expect(envOf(out, 'ISTIO_PROMETHEUS_ANNOTATIONS')).toBe('{"scrape":"true","path":"/m","port":"9090"}');
+  });
+
+  it('adds the annotations without the env when the pod had none; uses the mesh status port', () => {
+    const out = postProcessPod(pod({}), ctx({ mesh: { defaultConfig: { statusPort: 15999 } } }));
+    expect(plain(out).metadata.annotations['prometheus.io/port']).toBe('15999');
+    expect(envOf(out, 'ISTIO_PROMETHEUS_ANNOTATIONS')).toBeUndefined();
+  });
+
+  it('leaves the pod alone when scraping is off, merging is off, or the port is already the agent', () => {
+    const same = (annos: Record<string, string>, c = ctx()) => expect(plain(postProcessPod(pod(annos), c)).metadata.annotations ?? {}).toEqual(annos);
+    same({ 'prometheus.io/scrape': 'false' });
+    same({ 'prometheus.istio.io/merge-metrics': 'false' });
+    same({}, ctx({ mesh: { enablePrometheusMerge: false } }));
+    same({ 'prometheus.io/port': '15020', 'prometheus.io/path': '/x' });
+    same({}, ctx({ version: v('1.6') }));
+  });
+
+  it("lets the config's injectedAnnotations win", () => {
+    const out = postProcessPod(pod({}), ctx({ injectedAnnotations: { 'prometheus.io/path': '/mine' } }));
+    expect(plain(out).metadata.annotations['prometheus.io/path']).toBe('/mine');
+  });
+});
+
+describe('probe rewriting', () => {
+  const app = (): JsonObject => ({
+    name: 'app',
+    ports: [{ name: 'http', containerPort: 8080 }],
+    readinessProbe: { httpGet: { path: '/ready', port: 'http', scheme: 'HTTPS' }, timeoutSeconds: 3 },
+    livenessProbe: { tcpSocket: { port: 8081 } },
+    startupProbe: { exec: { command: ['true'] } },
+  });
+  const pod = (annotations: Record<string, string> = {}): JsonObject => ({ metadata: { annotations: { 'prometheus.io/scrape': 'false', ...annotations } }, spec: { containers: [app(), proxy()] } });
+  const appOf = (out: JsonObject) => plain(out).spec.containers[0];
+
+  it('sends HTTP and TCP probes to the agent and tells it the originals', () => {
+    const out = postProcessPod(pod(), ctx());
+    expect(appOf(out).readinessProbe).toEqual({ httpGet: { path: '/app-health/app/readyz', port: 15020, scheme: 'HTTP' }, timeoutSeconds: 3 });
+    expect(appOf(out).livenessProbe).toEqual({ httpGet: { path: '/app-health/app/livez', port: 15020 } });
+    expect(appOf(out).startupProbe).toEqual({ exec: { command: ['true'] } });
+    expect(envOf(out, 'ISTIO_KUBE_APP_PROBERS')).toBe(
+      '{"/app-health/app/livez":{"tcpSocket":{"port":8081}},"/app-health/app/readyz":{"httpGet":{"path":"/ready","port":8080,"scheme":"HTTPS"},"timeoutSeconds":3}}',
+    );
+  });
+
+  it('follows the release: no TCP before 1.10, an empty {} before 1.10, gRPC from 1.14', () => {
+    const old = postProcessPod(pod(), ctx({ version: v('1.9') }));
+    expect(appOf(old).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    const none: JsonObject = { metadata: {}, spec: { containers: [{ name: 'a' }, proxy()] } };
+    expect(envOf(postProcessPod(none, ctx({ version: v('1.9') })), 'ISTIO_KUBE_APP_PROBERS')).toBe('{}');
+    expect(envOf(postProcessPod(none, ctx()), 'ISTIO_KUBE_APP_PROBERS')).toBeUndefined();
+    const grpc: JsonObject = { spec: { containers: [{ name: 'g', livenessProbe: { grpc: { port: 9000 } } }, proxy()] } };
+    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.13') }))).livenessProbe).toEqual({ grpc: { port: 9000, service: null } });
+    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.14') }))).livenessProbe).toEqual({ httpGet: { path: '/app-health/g/livez', port: 15020 } });
+  });
+
+  it('takes the status port from the annotation, and can be turned off per pod or by values', () => {
+    expect(appOf(postProcessPod(pod({ 'status.sidecar.istio.io/port': '15888' }), ctx())).readinessProbe.httpGet.port).toBe(15888);
+    expect(appOf(postProcessPod(pod({ 'sidecar.istio.io/rewriteAppHTTPProbers': 'false' }), ctx())).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    expect(appOf(postProcessPod(pod(), ctx({ values: {} }))).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    expect(appOf(postProcessPod(pod({ 'sidecar.istio.io/rewriteAppHTTPProbers': 'true' }), ctx({ values: {} }))).livenessProbe.httpGet.port).toBe(15020);
+  });
+
+  it('merges with the probers of an earlier injection, the earlier ones winning', () => {
+    const earlier = '{"/app-health/app/livez":{"httpGet":{"path":"/old","port":1}}}';
+    const p = pod();
+    (p.spec as { containers: JsonObject[] }).containers[1] = proxy([{ name: 'ISTIO_KUBE_APP_PROBERS', value: earlier }]);
+    const out = postProcessPod(p, ctx({ originalAnnotations: { 'sidecar.istio.io/status': '{}' } }));
+    expect(envOf(out, 'ISTIO_KUBE_APP_PROBERS')).toBe(
+      '{"/app-health/app/livez":{"httpGet":{"path":"/old","port":1}},"/app-health/app/readyz":{"httpGet":{"path":"/ready","port":8080,"scheme":"HTTPS"},"timeoutSeconds":3}}',
+    );
+  });
+
+  it('rewrites lifecycle hooks from 1.25 and keeps probes of uncaptured ports on master', () => {
+    const hooks: JsonObject = { spec: { containers: [{ name: 'h', lifecycle: { preStop: { httpGet: { path: '/stop', port: 80 } } } }, proxy()] } };
+    expect(appOf(postProcessPod(hooks, ctx())).lifecycle.preStop.httpGet.path).toBe('/stop');
+    expect(appOf(postProcessPod(hooks, ctx({ version: v('1.25') }))).lifecycle.preStop.httpGet).toEqual({ path: '/app-lifecycle/h/prestopz', port: 15020 });
+    const excluded = postProcessPod(pod({ 'traffic.sidecar.istio.io/excludeInboundPorts': '8081' }), ctx({ version: v('master') }));
+    expect(appOf(excluded).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    expect(appOf(excluded).readinessProbe.httpGet.port).toBe(15020);
+  });
+});
+
+describe('the old injector fsGroup', () => {
+  const pod = (): JsonObject => ({ metadata: {}, spec: { containers: [{ name: 'a' }], securityContext: { runAsUser: 10 } } });
+  const sc = (c: PostProcessContext) => plain(postProcessPod(pod(), c)).spec.securityContext;
+  it('is 1337 for 1.7-1.9 unless ENABLE_LEGACY_FSGROUP_INJECTION=false, for 1.5-1.6 with an sdsUdsPath', () => {
+    expect(sc(ctx({ version: v('1.8') }))).toEqual({ runAsUser: 10, fsGroup: 1337 });
+    expect(sc(ctx({ version: v('1.8'), env: { ENABLE_LEGACY_FSGROUP_INJECTION: 'false' } }))).toEqual({ runAsUser: 10 });
+    expect(sc(ctx({ version: v('1.5') }))).toEqual({ runAsUser: 10 });
+    expect(sc(ctx({ version: v('1.5'), mesh: { sdsUdsPath: 'unix:/etc/istio/proxy/SDS' } }))).toEqual({ runAsUser: 10, fsGroup: 1337 });
+    expect(sc(ctx({ version: v('1.10') }))).toEqual({ runAsUser: 10 });
+  });
+});
