@@ -224,7 +224,7 @@ const TRACK_CYCLES: unique symbol = Symbol('trackCycles');
 const UNTRACKED_DEPTH = 64;
 
 class Encoder {
-  private readonly onPath = new Set<object>();
+  private onPath: Set<object> | undefined;
   /** The text so far: appending to one string is cheaper than joining the parts of every container. */
   buf = '';
   /** Set when a slice or map with a MarshalJSON method was met (its text may be shorter than its elements). */
@@ -340,12 +340,13 @@ class Encoder {
       if (depth > UNTRACKED_DEPTH) throw TRACK_CYCLES;
       return;
     }
+    this.onPath ??= new Set();
     if (this.onPath.has(o)) throw new GoJsonError('json: unsupported value: encountered a cycle via ' + t.name);
     this.onPath.add(o);
   }
 
   private leave(o: object): void {
-    if (this.track) this.onPath.delete(o);
+    if (this.track) this.onPath!.delete(o);
   }
 
   private array(a: GoValue[], t: GoType, depth: number): void {

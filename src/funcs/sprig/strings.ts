@@ -514,12 +514,18 @@ function indent(spaces: number, v: string): string {
 
 /** Printable ASCII but '"' and '\\': %q of such a string is the string between double quotes. */
 const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const QUOTE_ESCAPED = /["\\]/g;
 
 export function quote(...args: GoValue[]): string {
   // Most calls quote one plain string (a name, a port, an annotation value).
   if (args.length === 1) {
     const a = args[0];
-    if (typeof a === 'string' && PLAIN_QUOTABLE.test(a)) return '"' + a + '"';
+    if (typeof a === 'string') {
+      if (PLAIN_QUOTABLE.test(a)) return '"' + a + '"';
+      // JSON text and the like: printable ASCII, where %q escapes only quotes and backslashes.
+      if (PRINTABLE_ASCII.test(a)) return '"' + a.replace(QUOTE_ESCAPED, '\\$&') + '"';
+    }
   }
   const out: string[] = [];
   for (const a of args) if (!isNilIface(a)) out.push(sprintf('%q', [strval(a)]));
