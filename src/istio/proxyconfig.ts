@@ -14,7 +14,7 @@
 //   protoToJSONForTemplate(version, v)    the protoToJSON template function: jsonpb text, "{}" on nil
 //   ProxyModel                            type of proxyModel's result
 
-import { GoNil, GoNum, T, newMap, withType, type GoValue } from '../template/value.js';
+import { GoNil, GoNum, T, newMap, typeOf, withType, type GoValue } from '../template/value.js';
 import {
   duration,
   enumType,
@@ -306,6 +306,36 @@ function wrapForCompare(x: GoValue): GoValue {
  *  (istiod's cleanProxyConfig, inside protoToJSON since 1.6). */
 export function protoToJSONForTemplate(v: IstioVersion, m: GoValue): string {
   if (!(m instanceof ProtoStructClass)) return '{}';
+  const key = `${v.major}.${v.minor}${v.master ? '+' : ''}`;
+  const known = templateJSON.get(m);
+  const hit = known?.get(key);
+  if (hit !== undefined) return hit;
   const msg = m.msg.full === 'istio.mesh.v1alpha1.ProxyConfig' && atLeast(v, 1, 6) ? cleanProxyConfig(v, m) : m;
-  return protoToJSON(msg);
+  const json = protoToJSON(msg);
+  if (known) known.set(key, json);
+  else if (unchangeable(m, 0)) templateJSON.set(m, new Map([[key, json]]));
+  return json;
+}
+
+/**
+ * The text per message and release. Template data is not changed once built, and a template can
+ * change no part of a message but a map[string]interface {} inside it (Sprig's set, unset and merges
+ * take only that type), so a message without one keeps its text (the mesh's defaultConfig is the
+ * ProxyConfig of every workload without a proxy.istio.io/config annotation).
+ */
+const templateJSON = new WeakMap<ProtoStruct, Map<string, string>>();
+
+function unchangeable(x: GoValue, depth: number): boolean {
+  if (x === null || typeof x !== 'object' || x instanceof GoNum || x instanceof GoNil) return true;
+  if (depth > 32) return false;
+  if (x instanceof ProtoStructClass) {
+    for (const y of x.values.values()) if (!unchangeable(y, depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(x)) return x.every((y) => unchangeable(y, depth + 1));
+  if (Object.getPrototypeOf(x) !== null && Object.getPrototypeOf(x) !== Object.prototype) return false;
+  const t = typeOf(x);
+  if (!t || t.kind !== 'map' || !t.elem || t.elem.kind === 'interface') return false;
+  for (const k of Object.keys(x)) if (!unchangeable((x as Record<string, GoValue>)[k], depth + 1)) return false;
+  return true;
 }
