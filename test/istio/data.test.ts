@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { GoNil, GoNum, GoStruct, T, typeOf, intValue, isTrue, type GoValue } from '../../src/template/value.js';
 import { buildTemplateData, deployMetaFromPod, proxyImage, estimateConcurrency, proxyIDs } from '../../src/istio/data.js';
 import { workloadsFromText } from '../../src/istio/workload.js';
@@ -171,8 +172,10 @@ describe('helpers', () => {
   });
 });
 
-const shared = '/work/shared/istio-configmaps/1.28.0/istio-mesh.yaml';
-describe.runIf(existsSync(shared))('real mesh ConfigMap', () => {
+// SIDECAR_RENDER_ISTIO_CONFIGMAPS: a folder of real <version>/istio-mesh.yaml exports, not part of this repository
+const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
+const shared = real ? join(real, '1.28.0', 'istio-mesh.yaml') : '';
+describe.runIf(shared !== '' && existsSync(shared))('real mesh ConfigMap', () => {
   it('loads data.mesh with defaults', () => {
     const r = loadMeshConfig(readFileSync(shared, 'utf8'), V('1.28'), { file: 'istio-mesh.yaml' });
     expect(r.warnings).toEqual([]);
