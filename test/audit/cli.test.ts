@@ -1,10 +1,11 @@
 // The audit command end to end: output formats, exit codes, bad input, timelines.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RULES } from '../../src/audit/index.js';
 import { auditCommand } from '../../src/cli/audit.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -124,9 +125,12 @@ describe('sidecar-render audit', () => {
     expect(svg.out).not.toMatch(/<script|href=/);
   });
 
-  it('--list-rules lists every rule', async () => {
+  it('--list-rules lists every rule, and so does the README', async () => {
     const r = await run('--list-rules');
-    expect(r.out).toContain('job-never-completes');
-    expect(r.out.trim().split('\n').length).toBeGreaterThanOrEqual(10);
+    const listed = r.out.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+    expect(listed).toEqual(RULES.map((x) => `${x.id} ${x.severity}`));
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| ([a-z /]+) \|/gm)].map((m) => `${m[1]} ${m[2]!.split(' ')[0]}`);
+    expect(rows).toEqual(listed);
   });
 });
