@@ -59,10 +59,6 @@ export function toWorkload(obj: InputObject): Workload | undefined {
   };
 }
 
-export function containerNames(spec: JsonObject, field: 'containers' | 'initContainers'): string[] {
-  return asArray(get(spec, field)).map((c) => String(get(c, 'name') ?? ''));
-}
-
 /**
  * Already injected: istiod stamps `sidecar.istio.io/status`, and a full proxy has an image and
  * `proxy` args. A bare `istio-proxy` entry without them is a user override awaiting injection.

@@ -30,7 +30,3 @@ export const RULES: readonly Rule[] = [
   restartPolicyOnContainer,
   istioInitRestartAlways,
 ];
-
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.id === id);
-}
