@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { GoNil, GoNum, GoStruct, T, typeOf, intValue, isTrue, type GoValue } from '../../src/template/value.js';
+import { GoNil, GoNum, GoStruct, typeOf, intValue, isTrue, type GoValue } from '../../src/template/value.js';
 import { buildTemplateData, deployMetaFromPod, proxyImage, estimateConcurrency, proxyIDs } from '../../src/istio/data.js';
 import { workloadsFromText } from '../../src/istio/workload.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
@@ -180,6 +180,5 @@ describe.runIf(shared !== '' && existsSync(shared))('real mesh ConfigMap', () =>
     const r = loadMeshConfig(readFileSync(shared, 'utf8'), V('1.28'), { file: 'istio-mesh.yaml' });
     expect(r.warnings).toEqual([]);
     expect(intValue(r.mesh.get('ProxyListenPort'))).toBe(15001n);
-    void T;
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { GoNil, intValue, typeOf, GoStruct, type GoValue } from '../../src/template/value.js';
 import { goJsonMarshal } from '../../src/yaml/json.js';
 import { decodeGo, JsonStruct } from '../../src/istio/gostruct.js';
-import { Pod, Container, Probe } from '../../src/istio/kube/core.js';
+import { Pod } from '../../src/istio/kube/core.js';
 import { canonicalQuantity } from '../../src/istio/kube/resource.js';
 import { parseIstioVersion, detectIstioVersion } from '../../src/istio/version.js';
 import { applyProxyConfig, defaultProxyConfig, protoToJSONForTemplate } from '../../src/istio/proxyconfig.js';
@@ -41,8 +41,6 @@ describe('Kubernetes views marshal with the json names and omitempty', () => {
     expect(((probe.field('Exec') as GoStruct).field('Command') as string[])[0]).toBe('true');
     expect(probe.field('HTTPGet')).toBeInstanceOf(GoNil);
     expect(typeOf(probe.field('ProbeHandler'))!.name).toBe('v1.ProbeHandler');
-    void Container;
-    void Probe;
   });
 
   it('quantity canonical forms', () => {

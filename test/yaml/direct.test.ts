@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GoNil, GoStruct, isMap, mapGet, mapHas, type GoValue } from '../../src/template/value.js';
+import { isMap, mapGet, mapHas, type GoValue } from '../../src/template/value.js';
 import { goJsonMarshal, goJsonUnmarshal } from '../../src/yaml/json.js';
 import { helmToYaml } from '../../src/yaml/emit.js';
 import { helmFromJson, helmFromJsonArray, helmFromYaml, helmFromYamlArray } from '../../src/yaml/decode.js';
@@ -72,9 +72,6 @@ const shapes: Record<string, (d: Record<string, GoValue>) => string> = {
     return toJson(m) + '|' + helmToYaml(m);
   },
 };
-
-void GoNil;
-void GoStruct;
 
 for (const file of ['toyaml', 'fromyaml', 'roundtrip', 'fromjson']) {
   const input = dir + file + '.jsonl';
