@@ -56,7 +56,7 @@ function readInput(file: string, flag: string): InputText {
 export function auditCommand(program: Command): Command {
   return program
     .command('audit')
-    .description('Find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps.')
+    .description('find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps')
     .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
     .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')

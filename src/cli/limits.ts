@@ -24,7 +24,7 @@ export function addLimitOptions(cmd: Command): Command {
     .option('--max-depth <n>', 'deepest nesting of {{template}}/include calls (default 100000, as Go)')
     .option('--max-iterations <n>', 'range iterations per execution (default 100000000)')
     .option('--max-value <bytes>', 'largest string or printed value a function may build, e.g. 64Mi (default 64Mi)')
-    .option('--max-list <n>', 'longest list until, untilStep or seq may build (default 1000000)')
+    .option('--max-list <n>', 'longest list a function may build: until, untilStep, seq, append, prepend, concat (default 1000000)')
     .option('--max-built <bytes>', 'total bytes functions may build in one execution (default 1Gi)');
 }
 
