@@ -39,7 +39,7 @@ export function templateCommand(program: Command): void {
     }
     if (!file) throw new Error('template: a template FILE is needed (or --batch)');
     const limits = limitsFromFlags(flags);
-    const text = readText(file);
+    const text = readInputText(file);
     const data = flags.data ? readData(flags.data) : null;
     const t = new Template(basename(file));
     if (flags.option.length > 0) t.option(...flags.option);
@@ -67,13 +67,9 @@ function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
-function readText(file: string): string {
-  return readInputText(file);
-}
-
 /** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
 function readData(file: string): GoValue {
-  return loadYamlDocuments(readText(file), file)[0]?.value ?? null;
+  return loadYamlDocuments(readInputText(file), file)[0]?.value ?? null;
 }
 
 async function batch(): Promise<void> {

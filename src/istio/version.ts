@@ -76,10 +76,7 @@ export function detectionHelp(): string {
  *  Nothing recognised: 1.5 when the template calls `.ProxyConfig.Concurrency` as a plain number, else LATEST. */
 export function detectIstioVersion(text: string): Detection | undefined {
   for (const [re, ver, reason] of MARKS) {
-    if (re.test(text)) {
-      // EstimatedConcurrency was dropped in 1.20: a template with it is older than 1.20
-      return { version: parseIstioVersion(ver), reason };
-    }
+    if (re.test(text)) return { version: parseIstioVersion(ver), reason };
   }
   if (/\.ProxyConfig\.Concurrency\b/.test(text) || /\.ProxyConfig\.GetTracing\.GetLightstep\.GetSecure\b/.test(text)) {
     return { version: parseIstioVersion('1.5'), reason: 'reads .ProxyConfig.Concurrency as a number' };
