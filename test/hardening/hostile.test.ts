@@ -1,5 +1,5 @@
 // Runs test/hardening/hostile-cases.jsonl (written by make-hostile.mjs): each hostile case ends in
-// its expected output or its expected one-line error class and text, in time, with nothing polluted
+// its expected output or its expected one-line error class and text, with nothing polluted
 // and the data unchanged. The Go-checked hostile cases are in test/vectors/hardening.
 
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ interface HostileCase {
   funcs?: FuncSetName;
   data?: unknown;
   limits?: ExecOptions;
-  expect: { output?: string; error?: string; class?: string; maxMs: number };
+  expect: { output?: string; error?: string; class?: string };
 }
 
 const cases = jsonl<HostileCase>(here('./hostile-cases.jsonl'));
@@ -28,7 +28,6 @@ describe('hostile cases', () => {
       const snap = snapshot(data);
       const t = new Template('t');
       t.funcs(funcSet(c.funcs ?? 'helm', { template: t }));
-      const t0 = Date.now();
       let output = '';
       let error: TemplateError | null = null;
       try {
@@ -37,8 +36,6 @@ describe('hostile cases', () => {
         if (!(e instanceof TemplateError)) throw new Error(`not a template error: ${e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)}`);
         error = e;
       }
-      const took = Date.now() - t0;
-      expect(took, `took ${took} ms`).toBeLessThan(c.expect.maxMs);
       if (c.expect.error !== undefined) {
         expect(error, `expected an error, got output ${JSON.stringify(output.slice(0, 200))}`).not.toBeNull();
         expect(error!.message).toMatch(new RegExp(c.expect.error));

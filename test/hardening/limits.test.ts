@@ -1,5 +1,5 @@
 // Every resource limit: its default, its option, and a breach that ends in a clean error naming it,
-// quickly and without exhausting memory. Go has only the template depth limit; where Go would run
+// without exhausting memory. Go has only the template depth limit; where Go would run
 // out of memory or loop forever, we stop with a LimitError.
 
 import { describe, expect, it } from 'vitest';
@@ -26,16 +26,13 @@ function run(src: string, opts: ExecOptions = {}, data: unknown = {}, set: 'buil
   }
 }
 
-/** A breach: a LimitError (unless Go has the limit), its text, within a time budget. */
-function breach(src: string, opts: ExecOptions, want: RegExp, ms = 3000, data: unknown = {}): Outcome {
-  const t0 = Date.now();
+/** A breach: a LimitError (unless Go has the limit) with its one-line text. */
+function breach(src: string, opts: ExecOptions, want: RegExp, data: unknown = {}): Outcome {
   const r = run(src, opts, data);
-  const took = Date.now() - t0;
   expect(r, JSON.stringify(r).slice(0, 300)).toHaveProperty('error');
   const e = r as { error: string; cls: string };
   expect(e.error).toMatch(want);
   expect(e.error).not.toContain('\n');
-  expect(took, `took ${took} ms`).toBeLessThan(ms);
   return r;
 }
 
@@ -72,7 +69,7 @@ describe('Helm include and tpl recursion', () => {
     breach('{{ define "a" }}{{ include "a" . }}{{ end }}{{ include "a" . }}', { maxTemplateDepth: 20 }, /exceeded maximum template depth \(20\)|nested reference name/);
   });
   it('tpl evaluating itself stops', () => {
-    breach('{{ tpl .t . }}', {}, /error calling tpl|nested reference name|exceeded maximum template depth/, 10000, { t: '{{ tpl .t . }}' });
+    breach('{{ tpl .t . }}', {}, /error calling tpl|nested reference name|exceeded maximum template depth/, { t: '{{ tpl .t . }}' });
   });
   it('include and template alternating', () => {
     breach('{{ define "a" }}{{ template "b" . }}{{ end }}{{ define "b" }}{{ include "a" . }}{{ end }}{{ template "a" . }}', {}, /nested reference name|exceeded maximum template depth/);
@@ -105,7 +102,7 @@ describe('range iterations (maxRangeIterations, default 100,000,000)', () => {
     breach('{{ range until 1000 }}{{ range until 1000 }}{{ end }}{{ end }}', { maxRangeIterations: 10000 }, /range iterations exceed the limit of 10000$/);
   });
   it('range over an integer (Go 1.24)', () => {
-    breach('{{ range 1000000 }}{{ end }}', { maxRangeIterations: 1000 }, /range iterations exceed the limit of 1000$/, 3000, {});
+    breach('{{ range 1000000 }}{{ end }}', { maxRangeIterations: 1000 }, /range iterations exceed the limit of 1000$/, {});
   });
   it('iterations inside include count toward the same budget', () => {
     breach('{{ define "a" }}{{ range until 100 }}{{ end }}{{ end }}{{ range until 100 }}{{ include "a" . }}{{ end }}', { maxRangeIterations: 5000 }, /range iterations exceed the limit of 5000$/);
@@ -114,17 +111,17 @@ describe('range iterations (maxRangeIterations, default 100,000,000)', () => {
 
 describe('wall time (timeoutMs, default none)', () => {
   it('a long loop', () => {
-    const r = breach('{{ range until 1000000 }}{{ range until 1000 }}{{ end }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/, 3000);
+    const r = breach('{{ range until 1000000 }}{{ range until 1000 }}{{ end }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/);
     expect((r as { cls: string }).cls).toBe('LimitError');
   });
   it('inside include (the deadline carries into nested executions)', () => {
-    breach('{{ define "a" }}{{ range until 1000000 }}{{ end }}{{ end }}{{ range until 1000 }}{{ include "a" . }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/, 3000);
+    breach('{{ define "a" }}{{ range until 1000000 }}{{ end }}{{ end }}{{ range until 1000 }}{{ include "a" . }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/);
   });
   it('inside tpl', () => {
-    breach('{{ range until 1000 }}{{ tpl "{{ range until 1000000 }}{{ end }}" . }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/, 3000);
+    breach('{{ range until 1000 }}{{ tpl "{{ range until 1000000 }}{{ end }}" . }}{{ end }}', { timeoutMs: 200 }, /execution exceeded the time limit$/);
   });
   it('functions that build big values check the deadline', () => {
-    breach('{{ range until 100000 }}{{ $x := repeat 10000000 "x" | len }}{{ end }}', { timeoutMs: 100, maxBuiltBytes: Infinity }, /time limit/, 3000);
+    breach('{{ range until 100000 }}{{ $x := repeat 10000000 "x" | len }}{{ end }}', { timeoutMs: 100, maxBuiltBytes: Infinity }, /time limit/);
   });
 });
 
@@ -179,7 +176,7 @@ describe('values built in total (maxBuiltBytes, default 1 GiB)', () => {
     breach('{{ range until 1000 }}{{ $x := repeat 1000000 "x" }}{{ end }}', { maxBuiltBytes: 50_000_000 }, /values built by functions exceed the limit of 50000000 bytes per execution$/);
   });
   it('the default stops a loop of big strings before memory runs out', () => {
-    breach('{{ $l := list }}{{ range until 1000 }}{{ $l = append $l (repeat 60000000 "x") }}{{ end }}{{ len $l }}', {}, /values built by functions exceed the limit of 1073741824 bytes per execution$/, 10000);
+    breach('{{ $l := list }}{{ range until 1000 }}{{ $l = append $l (repeat 60000000 "x") }}{{ end }}{{ len $l }}', {}, /values built by functions exceed the limit of 1073741824 bytes per execution$/);
   });
 });
 
@@ -196,7 +193,7 @@ describe('JavaScript limits become clean errors', () => {
   it('cyclic data from a library user', () => {
     const d: Record<string, unknown> = {};
     d['self'] = d;
-    breach('{{ . }}', {}, /nesting exceeds the JavaScript call stack/, 3000, d);
+    breach('{{ . }}', {}, /nesting exceeds the JavaScript call stack/, d);
   });
   it('deeply nested data', () => {
     let d: unknown = 'leaf';
@@ -206,7 +203,7 @@ describe('JavaScript limits become clean errors', () => {
     expect((r as { error: string }).error).toMatch(/nesting exceeds the JavaScript call stack/);
   });
   it('a shared value printed 2^40 times (Go would run out of memory)', () => {
-    breach('{{ $x := list "0123456789" }}{{ range until 40 }}{{ $x = list $x $x }}{{ end }}{{ $x }}', { timeoutMs: 2000 }, /printed value exceeds the limit of 67108864 bytes per value|time limit|exceeds what JavaScript can hold/, 10000);
+    breach('{{ $x := list "0123456789" }}{{ range until 40 }}{{ $x = list $x $x }}{{ end }}{{ $x }}', { timeoutMs: 2000 }, /printed value exceeds the limit of 67108864 bytes per value|time limit|exceeds what JavaScript can hold/);
   });
   it('deep parenthesis nesting: Go parses 1000 levels, so do we', () => {
     const n = 1000;
@@ -216,13 +213,11 @@ describe('JavaScript limits become clean errors', () => {
   it('nesting beyond the JavaScript stack is a clean parse or exec error', () => {
     const n = 200000;
     for (const src of ['{{ ' + '('.repeat(n) + '1' + ')'.repeat(n) + ' }}', '{{ if 1 }}'.repeat(n) + 'x' + '{{ end }}'.repeat(n), '{{ with 1 }}'.repeat(n) + '{{ end }}'.repeat(n)]) {
-      const t0 = Date.now();
       const r = run(src);
       if ('error' in r) {
         expect(['ParseError', 'LimitError', 'ExecError']).toContain(r.cls);
         expect(r.error).not.toContain('\n');
       }
-      expect(Date.now() - t0).toBeLessThan(10000);
     }
   });
 });
