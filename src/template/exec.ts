@@ -286,24 +286,6 @@ function isPlainMap(v: object): v is GoMap {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-const NOT_UNTYPED: unique symbol = Symbol('notUntypedMap');
-
-/** Read key from an untyped map[string]interface {}; MISSING when absent. */
-function untypedMapGet(v: object, key: string): GoValue | typeof MISSING | typeof NOT_UNTYPED {
-  const p = Object.getPrototypeOf(v);
-  if (p === null) {
-    if ((v as GoMap)[GO_TYPE] !== undefined) return NOT_UNTYPED;
-    const x = (v as GoMap)[key];
-    return x !== undefined || key in v ? x : MISSING;
-  }
-  if (p === Object.prototype) {
-    if ((v as GoMap)[GO_TYPE] !== undefined) return NOT_UNTYPED;
-    return hasOwn.call(v, key) ? (v as GoMap)[key] : MISSING;
-  }
-  return NOT_UNTYPED;
-}
-
-
 function methodsOf(v: GoValue): Record<string, GoMethod> | undefined {
   if (v === null || typeof v !== 'object') return undefined;
   if (v instanceof GoStruct || v instanceof GoNum) return v.type.methods;
@@ -870,6 +852,19 @@ function callMethod(s: State, dot: GoValue, di: boolean, m: GoMethod, recv: GoVa
   return v;
 }
 
+/**
+ * What one `.a.b.c` site last met at each step: the struct type and what the name selects on it (an
+ * inline cache, so a step on the same type skips structSelector's lookups).
+ */
+interface ChainCache {
+  types: (GoType | undefined)[];
+  sels: (StructSelector | undefined)[];
+}
+
+function chainCache(n: number): ChainCache {
+  return { types: new Array<GoType | undefined>(n).fill(undefined), sels: new Array<StructSelector | undefined>(n).fill(undefined) };
+}
+
 function evalFieldChain(
   s: State,
   dot: GoValue,
@@ -880,23 +875,45 @@ function evalFieldChain(
   ident: string[],
   args: ArgEval[],
   final: Final,
+  ic: ChainCache,
 ): GoValue {
   const n = ident.length;
   const last = args.length === 0 && final === MISSING ? n : n - 1;
   let i = 0;
   for (; i < n; i++) {
-    // Fast path: untyped maps, as decoded YAML/JSON values are.
     if (i < last && typeof recv === 'object' && recv !== null) {
-      const x = untypedMapGet(recv, ident[i]!);
-      if (x !== NOT_UNTYPED) {
-        if (x === MISSING) {
-          recv = missingKey(s, ident[i]!, MAP_STRING_IFACE);
-          recvIface = false;
-        } else {
-          recv = x as GoValue;
-          recvIface = true;
+      const p = Object.getPrototypeOf(recv);
+      if (p === null || p === Object.prototype) {
+        // A string-keyed map without methods (decoded YAML/JSON, map[string]string): what evalField does.
+        const mt = (recv as GoMap)[GO_TYPE];
+        if (mt === undefined || (mt.methods === undefined && mt.key !== undefined && mt.key.name === 'string')) {
+          const key = ident[i]!;
+          // (an own-property test before reading a map with Object.prototype: no getter of it may run)
+          const x = p === null ? (recv as GoMap)[key] : hasOwn.call(recv, key) ? (recv as GoMap)[key] : undefined;
+          if (x !== undefined || (p === null ? key in recv : hasOwn.call(recv, key))) {
+            recv = x;
+            recvIface = mt === undefined || elemIsIface(mt);
+          } else {
+            recv = missingKey(s, key, mt ?? MAP_STRING_IFACE);
+            recvIface = false;
+          }
+          continue;
         }
-        continue;
+      } else if (recv instanceof GoStruct) {
+        // An exported field (no method of that name): evalField's struct case, its selector cached here.
+        const t = recv.type;
+        let sel = ic.sels[i];
+        const fs = t.fields;
+        if (ic.types[i] !== t || sel === undefined || sel.methods !== t.methods || sel.fields !== fs || sel.nfields !== (fs ? fs.length : 0)) {
+          sel = structSelector(t, ident[i]!);
+          ic.types[i] = t;
+          ic.sels[i] = sel;
+        }
+        if (sel.method === undefined && sel.field !== undefined && sel.exported) {
+          recv = recv.field(ident[i]!);
+          recvIface = sel.iface;
+          continue;
+        }
       }
     }
     if (i === n - 1) break;
@@ -1225,9 +1242,10 @@ class Compiler {
       if (p.cmds[0]!.args.length === 1 && first instanceof FieldNode) {
         // `.a.b` alone: the most common pipeline, evaluated without the command layer.
         const ident = first.ident;
+        const ic = chainCache(ident.length);
         return (s, dot, di) => {
           s.node = first;
-          const v = evalFieldChain(s, dot, di, dot, di, first, ident, NO_ARGS, MISSING);
+          const v = evalFieldChain(s, dot, di, dot, di, first, ident, NO_ARGS, MISSING, ic);
           s.iface = false;
           return v === null ? undefined : v;
         };
@@ -1267,12 +1285,13 @@ class Compiler {
       if (n.ident.length > 0) {
         // The common `.a.b` argument, without the command wrapper.
         const ident = n.ident;
+        const ic = chainCache(ident.length);
         return {
           kind: ArgKind.Expr,
           node: n,
           expr: (s, dot, di) => {
             s.node = n;
-            return evalFieldChain(s, dot, di, dot, di, n, ident, NO_ARGS, MISSING);
+            return evalFieldChain(s, dot, di, dot, di, n, ident, NO_ARGS, MISSING, ic);
           },
         };
       }
@@ -1358,25 +1377,10 @@ class Compiler {
   private field(f: FieldNode, all: Node[]): Cmd {
     const ident = f.ident;
     const args = all.slice(1).map((a) => this.arg(a));
-    if (ident.length === 1 && args.length === 0) {
-      const name = ident[0]!;
-      return (s, dot, di, final) => {
-        s.node = f;
-        // Fast path: a string-keyed map without methods, no arguments.
-        if (final === MISSING && typeof dot === 'object' && dot !== null) {
-          const x = untypedMapGet(dot, name);
-          if (x !== NOT_UNTYPED) {
-            if (x === MISSING) return missingKey(s, name, MAP_STRING_IFACE);
-            s.iface = true;
-            return x as GoValue;
-          }
-        }
-        return evalField(s, dot, di, name, f, args, final, dot, di);
-      };
-    }
+    const ic = chainCache(ident.length);
     return (s, dot, di, final) => {
       s.node = f;
-      return evalFieldChain(s, dot, di, dot, di, f, ident, args, final);
+      return evalFieldChain(s, dot, di, dot, di, f, ident, args, final, ic);
     };
   }
 
@@ -1405,11 +1409,12 @@ class Compiler {
       };
     }
     const field = c.field;
+    const ic = chainCache(field.length);
     return (s, dot, di, final) => {
       s.node = c;
       s.iface = false;
       const recv = eval_(s, dot, di);
-      return evalFieldChain(s, dot, di, recv, baseIface(s), c, field, args, final);
+      return evalFieldChain(s, dot, di, recv, baseIface(s), c, field, args, final, ic);
     };
   }
 
@@ -1434,10 +1439,11 @@ class Compiler {
       };
     }
     const ident = v.ident.slice(1);
+    const ic = chainCache(ident.length);
     return (s, dot, di, final) => {
       s.node = v;
       const recv = s.vars[slot];
-      return evalFieldChain(s, dot, di, recv, flag >= 0 && s.vars[flag] === true, v, ident, args, final);
+      return evalFieldChain(s, dot, di, recv, flag >= 0 && s.vars[flag] === true, v, ident, args, final, ic);
     };
   }
 
