@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromJSON, runBatch, runCase } from '../src/batch.js';
 import { templateCommand } from '../src/cli/template.js';
 import { GO_TYPE, GoNum, mapGet, type GoMap } from '../src/template/value.js';
@@ -70,6 +70,7 @@ describe('template command', () => {
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'sr-template-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const tpl = join(dir, 'hello.tpl');
   const data = join(dir, 'data.yaml');
   writeFileSync(tpl, '{{.name}} {{.count}} {{printf "%T" .count}} {{.enabled}} {{index . "true"}}\n');

@@ -1,15 +1,16 @@
 // The audit command end to end: output formats, exit codes, bad input, timelines.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RULES } from '../../src/audit/index.js';
 import { auditCommand } from '../../src/cli/audit.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const dir = mkdtempSync(join(tmpdir(), 'audit-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

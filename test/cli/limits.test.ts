@@ -1,17 +1,18 @@
 // The limit flags of render, template and golden: each reaches the engine, and a breach names the
 // limit and the flag that raises it.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index.js';
 import { limitsFromFlags } from '../../src/cli/limits.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ex = (f: string) => join(root, 'examples', f);
 const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-limits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);

@@ -1,11 +1,11 @@
 // Streamed rendering: workloads read one document or List item at a time must be the workloads (values,
 // positions, errors) the whole-file reader finds, and the streamed output must be what is printed today.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { workloadStream, workloadsFromText, type Workload } from '../../src/istio/workload.js';
 import { renderRequest, renderStream } from '../../src/istio/render.js';
 import { main } from '../../src/cli/index.js';
@@ -117,6 +117,7 @@ describe('renderStream', () => {
   const cm = ex('istio-sidecar-injector.yaml');
   const mesh = ex('istio-mesh.yaml');
   const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-stream-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const big = join(dir, 'big.yaml');
   // big enough for the piece-by-piece reader
   writeFileSync(big, list(400, ''));

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { parse } from 'yaml';
 import { renderCommand } from '../../src/cli/render.js';
@@ -39,9 +39,15 @@ async function run(...args: string[]): Promise<number> {
   return Number(process.exitCode ?? 0);
 }
 
+const made: string[] = [];
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'sidecar-render-'));
+  const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-'));
+  made.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('render command', () => {
   it('prints the template stage output byte for byte for one workload', async () => {

@@ -1,14 +1,15 @@
 // Template data that istiod computes before the template runs, checked on our own inputs. Each case
 // here was found by comparing renders with istiod's own injection results (its kube-inject golden
 // files), where the two disagreed.
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderRequest } from '../../src/istio/render.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'istiod-semantics-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 function file(text: string): string {
   const f = join(dir, `f${n++}.yaml`);
