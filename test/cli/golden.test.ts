@@ -38,7 +38,7 @@ describe('sidecar-render golden', () => {
 
   it('reports a planted one-character change by case name, as text and json, and update repairs it', async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
-    // the matrix refers to ../../../templates etc.; keep that shape by copying into tmp/a/b/c
+    // the matrix refers to ../../../templates etc.; keep that shape by copying into tmp/test/golden/seeds
     const base = path.join(tmp, 'test', 'golden', 'seeds');
     fs.cpSync(seeds, base, { recursive: true });
     const root = fileURLToPath(new URL('../../', import.meta.url));
