@@ -1,5 +1,5 @@
 // Writes the fmt table inputs (JSON Lines) to stdout; tools/fmt/main.go adds Go's output:
-//   node tools/fmt/cases.mjs | /tmp/fmtcases > test/template/fmt.cases.jsonl
+//   node tools/fmt/cases.mjs | tools/fmt/fmtcases > test/template/fmt.cases.jsonl
 const t = (type, v) => ({ t: type, v });
 const fx = (name) => ({ fixture: name });
 

@@ -12,7 +12,7 @@
 // {"fixture": NAME} for one of the values defined below (the TypeScript test builds the same ones).
 // Output: the input object with "out" added (the result, when it is valid UTF-8) or "outHex".
 //
-// Build: GOPATH=/usr/share/gocode GO111MODULE=off go build -o /tmp/fmtcases ./tools/fmt
+// Build: GOPATH=/usr/share/gocode GO111MODULE=off go build -o tools/fmt/fmtcases ./tools/fmt
 package main
 
 import (
