@@ -172,14 +172,27 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
       combo.forEach((c, i) => (names[axisNames[i]!] = c.name));
       const name = entry.name
         ? entry.name.replace(/\{([^}]+)\}/g, (all, axis: string) => {
-            if (!(axis in names)) throw new MatrixError(`${where(rangeStart(doc.getIn(['matrix', mi, 'name'], true)))}: name pattern names unknown axis "${axis}"`);
+            if (!Object.hasOwn(names, axis)) throw new MatrixError(`${where(rangeStart(doc.getIn(['matrix', mi, 'name'], true)))}: name pattern names unknown axis "${axis}"`);
             return names[axis]!;
           })
         : combo.map((c) => c.name).join('.');
       add(name, mergeSpecs(defaults, entry.defaults ?? {}, ...combo), ['matrix', mi]);
     }
   });
+  // Everything in the golden directory that no case writes is stale, and `update --prune` removes it:
+  // the matrix and the files it reads must live elsewhere.
+  for (const input of [path.resolve(file), ...cases.flatMap(inputsOf)]) {
+    if (isInside(goldenDir, input)) {
+      const at = where(rangeStart(doc.get('goldenDir', true)));
+      throw new MatrixError(`${at}: the golden directory holds ${path.relative(baseDir, input)}, which golden update --prune would remove; give golden files a folder of their own`);
+    }
+  }
   return { file, baseDir, goldenDir, cases };
+}
+
+function inputsOf(c: CaseSpec): string[] {
+  const files = PATH_FIELDS.map((f) => c[f]).filter((v): v is string => v !== undefined && v !== '-');
+  return [...files, ...(c.valuesFiles ?? [])];
 }
 
 function crossProduct<X>(lists: X[][]): X[][] {
