@@ -148,6 +148,7 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
   const defaults = m.defaults ?? {};
   const cases: GoldenCase[] = [];
   const seen = new Map<string, string>();
+  const writers = new Map<string, string>();
 
   const add = (name: string, spec: CaseSpec, nodePath: (string | number)[]) => {
     const declaredAt = where(rangeStart(doc.getIn(nodePath, true)));
@@ -161,6 +162,9 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     if (!isInside(goldenDir, goldenPath)) {
       throw new MatrixError(`${declaredAt}: golden file "${rel}" of case "${name}" is outside the golden directory`);
     }
+    const other = writers.get(goldenPath);
+    if (other !== undefined) throw new MatrixError(`${declaredAt}: golden file "${rel}" of case "${name}" is also case "${other}"'s`);
+    writers.set(goldenPath, name);
     cases.push({ ...resolved, name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
   };
 

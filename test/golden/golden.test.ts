@@ -70,6 +70,7 @@ describe('matrix', () => {
     ['golden outside', 'cases:\n  - name: a\n    golden: ../../etc/passwd\n', /m\.yaml:2:5: golden file "\.\.\/\.\.\/etc\/passwd" of case "a" is outside the golden directory/],
     ['bad yaml', 'cases: [\n', /m\.yaml:2:1: /],
     ['unknown axis', 'matrix:\n  - name: "{nope}"\n    axes:\n      a: [{name: x}]\n', /m\.yaml:2:11: name pattern names unknown axis "nope"/],
+    ['shared golden file', 'cases:\n  - name: a\n    golden: x.yaml\n  - name: b\n    golden: x.yaml\n', /m\.yaml:4:5: golden file "x\.yaml" of case "b" is also case "a"'s/],
     ['inherited name as axis', 'matrix:\n  - name: "{constructor}"\n    axes:\n      a: [{name: x}]\n', /m\.yaml:2:11: name pattern names unknown axis "constructor"/],
     ['matrix inside the golden directory', 'goldenDir: .\ncases:\n  - name: a\n    workloads: w.yaml\n', /m\.yaml:1:12: the golden directory holds m\.yaml, which golden update --prune would remove/],
     ['input inside the golden directory', 'cases:\n  - name: a\n    workloads: golden/w.yaml\n', /m\.yaml: the golden directory holds golden\/w\.yaml, which golden update --prune would remove/],
