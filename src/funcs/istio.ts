@@ -32,6 +32,7 @@ import {
   type GoValue,
 } from '../template/value.js';
 import { sprint } from '../template/fmt.js';
+import { normalizeGoString } from '../template/strconv.js';
 import { goJsonMarshal, goJsonUnmarshal } from '../yaml/json.js';
 import { toYaml as goYamlMarshal } from '../yaml/emit.js';
 import { sprigFuncs } from './sprig/index.js';
@@ -312,7 +313,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     fn('annotation', [ObjectMeta, T.string, T.iface], T.string, (meta, name, dflt) => {
       const annos = field(meta, 'Annotations');
       if (isMap(annos) && mapHas(annos, name as string)) return String(annos[name as string]);
-      return sprint([dflt ?? null]);
+      // fmt.Sprint of one string is that string
+      return typeof dflt === 'string' ? normalizeGoString(dflt) : sprint([dflt ?? null]);
     }),
   );
   add(
