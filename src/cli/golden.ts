@@ -44,7 +44,7 @@ export function printCheck(r: CheckReport, flags: GoldenFlags, out: NodeJS.Writa
     out.write(JSON.stringify({ passed: r.passed, changed: r.changed, missing: r.missing, failed: r.failed, stale: r.stale, results: r.results }, null, 2) + '\n');
     return;
   }
-  const color = flags.color ?? Boolean((out as NodeJS.WriteStream).isTTY);
+  const color = flags.color ?? (Boolean((out as NodeJS.WriteStream).isTTY) && !process.env['NO_COLOR']);
   for (const res of r.results) {
     if (res.status === 'passed') continue;
     if (res.status === 'failed') {
