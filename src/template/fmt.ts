@@ -84,6 +84,23 @@ function simpleSprintf(format: string, args: GoValue[]): string | undefined {
   return normalizeGoString(out + format.slice(start));
 }
 
+/** %v of one operand that needs no printer: strings, ints, bools, and float64s %v writes as their
+ *  digits (integral, under a million); a numeric kind only when its type has no methods (Stringer). */
+function sprintOne(a: GoValue): string | undefined {
+  switch (typeof a) {
+    case 'string':
+      return normalizeGoString(a);
+    case 'bigint':
+      return a.toString();
+    case 'boolean':
+      return a ? 'true' : 'false';
+    case 'number':
+      return Number.isInteger(a) && a < 1e6 && a > -1e6 && !Object.is(a, -0) ? String(a) : undefined;
+  }
+  if (a instanceof GoNum && a.type.methods === undefined && typeof a.v === 'bigint' && (isIntKind(a.type.kind) || isUintKind(a.type.kind))) return a.v.toString();
+  return undefined;
+}
+
 /** fmt.Sprintf */
 export function sprintf(format: string, args: GoValue[]): string {
   const fast = simpleSprintf(format, args);
@@ -95,6 +112,10 @@ export function sprintf(format: string, args: GoValue[]): string {
 
 /** fmt.Sprint: operands separated by a space when neither side is a string. */
 export function sprint(args: GoValue[]): string {
+  if (args.length === 1) {
+    const fast = sprintOne(args[0]);
+    if (fast !== undefined) return fast;
+  }
   const p = new Printer();
   let prevString = false;
   args.forEach((arg, i) => {
