@@ -859,10 +859,32 @@ function callMethod(s: State, dot: GoValue, di: boolean, m: GoMethod, recv: GoVa
 interface ChainCache {
   types: (GoType | undefined)[];
   sels: (StructSelector | undefined)[];
+  /** The receiver last met at each step and what it is (Step): the same object needs no prototype test. */
+  recvs: (object | undefined)[];
+  steps: Step[];
+}
+
+const enum Step {
+  Other,
+  NullProtoMap,
+  ObjectMap,
+  Struct,
 }
 
 function chainCache(n: number): ChainCache {
-  return { types: new Array<GoType | undefined>(n).fill(undefined), sels: new Array<StructSelector | undefined>(n).fill(undefined) };
+  return {
+    types: new Array<GoType | undefined>(n).fill(undefined),
+    sels: new Array<StructSelector | undefined>(n).fill(undefined),
+    recvs: new Array<object | undefined>(n).fill(undefined),
+    steps: new Array<Step>(n).fill(Step.Other),
+  };
+}
+
+function stepOf(recv: object): Step {
+  const p = Object.getPrototypeOf(recv);
+  if (p === null) return Step.NullProtoMap;
+  if (p === Object.prototype) return Step.ObjectMap;
+  return recv instanceof GoStruct ? Step.Struct : Step.Other;
 }
 
 function evalFieldChain(
@@ -882,15 +904,22 @@ function evalFieldChain(
   let i = 0;
   for (; i < n; i++) {
     if (i < last && typeof recv === 'object' && recv !== null) {
-      const p = Object.getPrototypeOf(recv);
-      if (p === null || p === Object.prototype) {
+      let step: Step;
+      if (recv === ic.recvs[i]) step = ic.steps[i]!;
+      else {
+        step = stepOf(recv);
+        ic.recvs[i] = recv;
+        ic.steps[i] = step;
+      }
+      if (step === Step.NullProtoMap || step === Step.ObjectMap) {
         // A string-keyed map without methods (decoded YAML/JSON, map[string]string): what evalField does.
         const mt = (recv as GoMap)[GO_TYPE];
         if (mt === undefined || (mt.methods === undefined && mt.key !== undefined && mt.key.name === 'string')) {
           const key = ident[i]!;
+          const np = step === Step.NullProtoMap;
           // (an own-property test before reading a map with Object.prototype: no getter of it may run)
-          const x = p === null ? (recv as GoMap)[key] : hasOwn.call(recv, key) ? (recv as GoMap)[key] : undefined;
-          if (x !== undefined || (p === null ? key in recv : hasOwn.call(recv, key))) {
+          const x = np ? (recv as GoMap)[key] : hasOwn.call(recv, key) ? (recv as GoMap)[key] : undefined;
+          if (x !== undefined || (np ? key in recv : hasOwn.call(recv, key))) {
             recv = x;
             recvIface = mt === undefined || elemIsIface(mt);
           } else {
@@ -899,9 +928,9 @@ function evalFieldChain(
           }
           continue;
         }
-      } else if (recv instanceof GoStruct) {
+      } else if (step === Step.Struct) {
         // An exported field (no method of that name): evalField's struct case, its selector cached here.
-        const t = recv.type;
+        const t = (recv as GoStruct).type;
         let sel = ic.sels[i];
         const fs = t.fields;
         if (ic.types[i] !== t || sel === undefined || sel.methods !== t.methods || sel.fields !== fs || sel.nfields !== (fs ? fs.length : 0)) {
@@ -910,7 +939,7 @@ function evalFieldChain(
           ic.sels[i] = sel;
         }
         if (sel.method === undefined && sel.field !== undefined && sel.exported) {
-          recv = recv.field(ident[i]!);
+          recv = (recv as GoStruct).field(ident[i]!);
           recvIface = sel.iface;
           continue;
         }
