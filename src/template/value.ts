@@ -103,18 +103,23 @@ export class RecordStruct extends GoStruct {
 }
 
 const fieldIndexes = new WeakMap<StructField[], { n: number; byName: Map<string, StructField> }>();
+let lastFields: StructField[] | undefined;
+let lastIndex: { n: number; byName: Map<string, StructField> } | undefined;
 
 /** The first declared (not promoted) field of a struct type with this name: a map lookup, built once per field list. */
 export function declaredField(t: GoType, name: string): StructField | undefined {
   const fs = t.fields;
   if (!fs) return undefined;
-  let ix = fieldIndexes.get(fs);
+  // the list last asked about first: templates select many fields of one struct type in a row
+  let ix = fs === lastFields ? lastIndex : fieldIndexes.get(fs);
   if (!ix || ix.n !== fs.length) {
     const byName = new Map<string, StructField>();
     for (const f of fs) if (!byName.has(f.name)) byName.set(f.name, f);
     ix = { n: fs.length, byName };
     fieldIndexes.set(fs, ix);
   }
+  lastFields = fs;
+  lastIndex = ix;
   return ix.byName.get(name);
 }
 
