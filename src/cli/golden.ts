@@ -1,6 +1,6 @@
 // `sidecar-render golden check|update MATRIX`: golden-file regression tests of rendered injection.
 
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../template/index.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
@@ -78,13 +78,12 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .command('check')
     .description('render every case and compare with its golden file; exit 1 on any difference')
     .argument('[matrix]', 'matrix file', 'golden.yaml')
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(new Option('-o, --output <format>', 'report format').choices(['text', 'json']).default('text'))
     .option('--color', 'colour diffs even when stdout is not a terminal')
     .option('--no-color', 'never colour diffs')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
     .option('--no-progress', 'no progress lines on stderr');
   addLimitOptions(check).action(async (file: string, flags: GoldenFlags) => {
-      checkOutput(flags.output);
       const limits = limitsFromFlags(flags);
       const m = loadMatrix(file);
       const r = await checkMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
@@ -96,20 +95,15 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .command('update')
     .description('write new and changed golden files atomically; report stale ones')
     .argument('[matrix]', 'matrix file', 'golden.yaml')
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(new Option('-o, --output <format>', 'report format').choices(['text', 'json']).default('text'))
     .option('--prune', 'remove golden files that no case produces')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
     .option('--no-progress', 'no progress lines on stderr');
   addLimitOptions(update).action(async (file: string, flags: GoldenFlags) => {
-      checkOutput(flags.output);
       const limits = limitsFromFlags(flags);
       const m = loadMatrix(file);
       const r = await updateMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
       printUpdate(r, flags);
       process.exitCode = r.failed > 0 ? 1 : 0;
     });
-}
-
-function checkOutput(o: string): void {
-  if (o !== 'text' && o !== 'json') throw new Error(`--output must be text or json, not "${o}"`);
 }
