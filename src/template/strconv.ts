@@ -647,6 +647,8 @@ export function parseIntFull(s0: string, base: number): IntParse {
   return { value: neg ? -u.value : u.value };
 }
 
+const DECIMAL_DIGITS = /^[0-9]+$/;
+
 function parseUintFull(s: string, base: number, whole: string): IntParse {
   if (s === '') return { value: 0n, err: 'syntax' };
   const base0 = base === 0;
@@ -668,6 +670,8 @@ function parseUintFull(s: string, base: number, whole: string): IntParse {
       }
     }
   }
+  // Up to 15 decimal digits fit a float64 exactly: one conversion instead of a bigint step per digit.
+  if (base === 10 && s.length <= 15 && DECIMAL_DIGITS.test(s)) return { value: BigInt(Number(s)) };
   const max = (1n << 64n) - 1n;
   let n = 0n;
   let underscores = false;
