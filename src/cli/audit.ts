@@ -22,11 +22,12 @@ import { InputError } from '../audit/input.js';
 
 interface AuditFlags {
   file: string[];
+  filename: string[];
   mesh?: string;
   values?: string;
   injectorConfigmap?: string;
   kubeVersion?: string;
-  nativeSidecars?: boolean;
+  nativeSidecars?: boolean | string;
   output: 'text' | 'json' | 'sarif';
   failOn: 'info' | 'warning' | 'error';
   timeline?: boolean;
@@ -37,32 +38,47 @@ interface AuditFlags {
   listRules?: boolean;
 }
 
-function readInput(file: string, flag: string): InputText {
+function readInput(file: string): InputText {
+  let text: string;
   if (file === '-') {
     try {
-      return { name: '<stdin>', text: fs.readFileSync(0, 'utf8') };
+      text = fs.readFileSync(0, 'utf8');
     } catch (e) {
       throw new InputError(`cannot read stdin: ${(e as Error).message}`);
     }
+    file = '<stdin>';
+  } else {
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
+    }
   }
-  try {
-    return { name: file, text: fs.readFileSync(file, 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`${flag}: cannot read ${file}${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': is a directory' : `: ${code ?? 'error'}`}`);
-  }
+  if (text.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
+  return { name: file, text };
+}
+
+/** --native-sidecars alone means on; `true`, `false` or `auto` (the values decide) as a value. */
+function nativeSidecarsFlag(v: boolean | string | undefined): boolean | undefined {
+  if (v === undefined || v === 'auto') return undefined;
+  if (v === true || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new InputError(`--native-sidecars takes true, false or auto, not "${String(v)}"`);
 }
 
 export function auditCommand(program: Command): Command {
   return program
     .command('audit')
     .description('find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps')
+    .argument('[files...]', 'more input files, as with -f')
     .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .addOption(new Option('--filename <path>', 'the same as -f (the name render and kubectl use)').argParser((v: string, prev: string[]) => [...prev, v]).default([] as string[]).hideHelp())
     .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
     .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')
     .option('--injector-configmap <path>', 'the istio-sidecar-injector ConfigMap (template and values)')
     .option('--kube-version <version>', 'the cluster\'s Kubernetes version, e.g. 1.28 (native sidecars need 1.29)')
-    .option('--native-sidecars', 'istiod runs with ENABLE_NATIVE_SIDECARS=true (when the values do not say)')
+    .option('--native-sidecars [mode]', 'istiod\'s ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (default: the values and --kube-version decide)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['info', 'warning', 'error']).default('error'))
     .option('--timeline', 'explain start-up and shutdown step by step for each workload, instead of findings')
@@ -77,8 +93,8 @@ export function auditCommand(program: Command): Command {
       '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
         'Example: kubectl get cm,deploy,job,cronjob -A -o yaml | sidecar-render audit -f -',
     )
-    .action((flags: AuditFlags) => {
-      process.exitCode = runAudit(flags);
+    .action((files: string[], flags: AuditFlags) => {
+      process.exitCode = runAudit({ ...flags, file: [...flags.file, ...flags.filename, ...files] });
     });
 }
 
@@ -95,14 +111,14 @@ function runAudit(flags: AuditFlags): number {
     if (files.length === 0 && !flags.injectorConfigmap && !flags.values && !flags.mesh) {
       throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--values');
     }
-    const inputs = files.map((f) => readInput(f, '-f'));
+    const inputs = files.map((f) => readInput(f));
     const showProgress = flags.progress !== false;
     const opts: AuditOptions = {
-      mesh: flags.mesh ? readInput(flags.mesh, '--mesh') : undefined,
-      values: flags.values ? readInput(flags.values, '--values') : undefined,
-      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap, '--injector-configmap') : undefined,
+      mesh: flags.mesh ? readInput(flags.mesh) : undefined,
+      values: flags.values ? readInput(flags.values) : undefined,
+      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap) : undefined,
       kubeVersion: flags.kubeVersion,
-      nativeSidecars: flags.nativeSidecars,
+      nativeSidecars: nativeSidecarsFlag(flags.nativeSidecars),
       inject: flags.model ? null : undefined,
       onProgress: showProgress
         ? (e) => {
@@ -132,7 +148,7 @@ function runAudit(flags: AuditFlags): number {
     return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof InputError || e instanceof SyntaxError) {
-      process.stderr.write(`sidecar-render audit: ${e.message.split('\n')[0]}\n`);
+      process.stderr.write(`sidecar-render: ${e.message.split('\n')[0]}\n`);
       return 2;
     }
     throw e;

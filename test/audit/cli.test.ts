@@ -106,6 +106,31 @@ describe('sidecar-render audit', () => {
     expect(c.err).toContain('--kube-version');
   });
 
+  it('empty input is bad input; files may also be given as arguments or with --filename', async () => {
+    const empty = join(dir, 'empty.yaml');
+    writeFileSync(empty, '\n  \n');
+    const a = await run('-f', empty);
+    expect(a.code).toBe(2);
+    expect(a.err).toBe(`sidecar-render: ${empty}: empty input, nothing to audit\n`);
+    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', ...args)).out) as { rule: string }[]).map((f) => f.rule);
+    const single = await rulesOf('-f', hazard);
+    expect(single.length).toBeGreaterThan(0);
+    expect(await rulesOf(hazard)).toEqual(single);
+    expect(await rulesOf('--filename', hazard)).toEqual(single);
+  });
+
+  it('--native-sidecars takes true, false or auto, and the flag alone means true', async () => {
+    const raw = join(dir, 'job.yaml');
+    writeFileSync(raw, 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: n}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: app, image: app}\n');
+    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', '--model', '-f', raw, ...args)).out) as { rule: string }[]).map((f) => f.rule);
+    expect(await rulesOf('--native-sidecars', 'false')).toContain('job-never-completes');
+    expect(await rulesOf('--native-sidecars')).not.toContain('job-never-completes');
+    expect(await rulesOf('--native-sidecars', 'true')).not.toContain('job-never-completes');
+    const bad = await run('-f', raw, '--native-sidecars', 'maybe');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('sidecar-render: --native-sidecars takes true, false or auto, not "maybe"\n');
+  });
+
   it('malformed embedded values point into the ConfigMap', async () => {
     const bad = join(dir, 'badvalues.yaml');
     writeFileSync(bad, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: |\n    {"global": {"proxy": [}\n');
