@@ -150,11 +150,7 @@ function directory(p: string): string {
 function indent(spaces: bigint, source: string): string {
   // Istio builds "% Ns%s"; a negative N is the '-' flag with the same width, 0 is no padding.
   const n = Number(spaces < 0n ? -spaces : spaces);
-  const pad = ' '.repeat(n);
-  return source
-    .split('\n')
-    .map((l, i) => (i > 0 ? pad + l : l))
-    .join('\n');
+  return source.replaceAll('\n', '\n' + ' '.repeat(n));
 }
 
 function excludeInboundPort(port: GoValue, excluded: string): string {

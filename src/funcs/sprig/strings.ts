@@ -41,6 +41,26 @@ export function goRepeat(s: string, count: number): string {
 }
 
 export function trimSpace(s: string): string {
+  // ASCII white space at both ends and valid UTF-16 within: a slice of s.
+  let a = 0;
+  let b = s.length;
+  for (; a < b; a++) {
+    const c = s.charCodeAt(a);
+    if (c >= 0x80) return trimSpaceRunes(s);
+    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
+  }
+  for (; b > a; b--) {
+    const c = s.charCodeAt(b - 1);
+    if (c >= 0x80) return trimSpaceRunes(s);
+    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
+  }
+  if (SURROGATE.test(s)) return trimSpaceRunes(s);
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+function trimSpaceRunes(s: string): string {
   const rs = runes(s);
   let a = 0;
   let b = rs.length;
