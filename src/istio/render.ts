@@ -777,6 +777,9 @@ export function renderInputs(req: RenderRequest): RenderInputs {
     const file = req.template;
     config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
     values = req.values ? valuesFile(req.values) : (Object.create(null) as JsonObject);
+    if (!req.values && !(req.valuesFiles ?? []).length && !(req.set ?? []).length && !(req.setString ?? []).length) {
+      warnings.push(`${file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
+    }
   } else {
     throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
   }
