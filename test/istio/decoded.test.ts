@@ -50,3 +50,12 @@ describe('render --merged', () => {
     expect(raw.text).toContain('restartPolicy: Always');
   });
 });
+
+describe('render inputs', () => {
+  it('warns when a template comes without any values, and not when values are given', () => {
+    const root = path.join(import.meta.dirname, '..', '..');
+    const req = { template: path.join(root, 'templates', 'hold-1.8.tmpl'), workloads: path.join(root, 'examples', 'deployment.yaml') };
+    expect(renderRequest(req).messages.filter((m) => m.includes('no injector values given'))).toHaveLength(1);
+    expect(renderRequest({ ...req, values: path.join(root, 'values', 'defaults.json') }).messages.filter((m) => m.includes('no injector values given'))).toEqual([]);
+  });
+});
