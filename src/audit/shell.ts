@@ -99,22 +99,12 @@ function lex(src: string): Token[] {
             j += 2;
             continue;
           }
-          if (src[j] === '$' && src[j + 1] === '(') {
-            const end = matchParen(src, j + 1);
-            const body = src.slice(j + 2, end);
-            if (src[j + 2] !== '(') subs.push(body);
-            raw += src.slice(j, end + 1);
-            value += src.slice(j, end + 1);
-            j = end + 1;
-            continue;
-          }
-          if (src[j] === '`') {
-            const end = src.indexOf('`', j + 1);
-            const e = end < 0 ? n : end;
-            subs.push(src.slice(j + 1, e));
-            raw += src.slice(j, e + 1);
-            value += src.slice(j, e + 1);
-            j = e + 1;
+          const sub = readSubstitution(src, j);
+          if (sub) {
+            if (sub.body !== undefined) subs.push(sub.body);
+            raw += src.slice(j, sub.end + 1);
+            value += src.slice(j, sub.end + 1);
+            j = sub.end + 1;
             continue;
           }
           raw += src[j];
@@ -125,26 +115,17 @@ function lex(src: string): Token[] {
         i = j + 1;
         continue;
       }
-      if (ch === '$' && src[i + 1] === '(') {
-        const end = matchParen(src, i + 1);
-        if (src[i + 2] !== '(') subs.push(src.slice(i + 2, end));
-        raw += src.slice(i, end + 1);
-        value += src.slice(i, end + 1);
-        i = end + 1;
+      const sub = readSubstitution(src, i);
+      if (sub) {
+        if (sub.body !== undefined) subs.push(sub.body);
+        raw += src.slice(i, sub.end + 1);
+        value += src.slice(i, sub.end + 1);
+        i = sub.end + 1;
         continue;
       }
       if (ch === '$' && src[i + 1] === '{') {
         const end = src.indexOf('}', i);
         const e = end < 0 ? n - 1 : end;
-        raw += src.slice(i, e + 1);
-        value += src.slice(i, e + 1);
-        i = e + 1;
-        continue;
-      }
-      if (ch === '`') {
-        const end = src.indexOf('`', i + 1);
-        const e = end < 0 ? n : end;
-        subs.push(src.slice(i + 1, e));
         raw += src.slice(i, e + 1);
         value += src.slice(i, e + 1);
         i = e + 1;
@@ -157,6 +138,26 @@ function lex(src: string): Token[] {
     if (raw !== '') out.push({ kind: 'word', raw, value, subs, quoted });
   }
   return out;
+}
+
+/**
+ * The `$(...)` or backquoted command substitution starting at i, if one does: the index of its
+ * last character, and the command inside (none for `$((...))`, which is arithmetic).
+ */
+function readSubstitution(
+  src: string,
+  i: number,
+): { end: number; body: string | undefined } | undefined {
+  if (src[i] === '$' && src[i + 1] === '(') {
+    const end = matchParen(src, i + 1);
+    return { end, body: src[i + 2] === '(' ? undefined : src.slice(i + 2, end) };
+  }
+  if (src[i] === '`') {
+    const close = src.indexOf('`', i + 1);
+    const end = close < 0 ? src.length : close;
+    return { end, body: src.slice(i + 1, end) };
+  }
+  return undefined;
 }
 
 /** Index of the `)` closing the `(` at open, skipping quotes and nested parens. */
