@@ -13,8 +13,7 @@
 //   WORKLOAD_KINDS
 //   workloadLabel(w)       "Deployment default/web" for messages
 
-import { InputError, loadYamlDocuments, type LoadOptions, type LoadedDocument, type PathSegment, type Position, type PositionOptions } from '../yaml/load.js';
-import type { GoValue } from '../template/value.js';
+import { InputError, loadYamlDocuments, movedDocument, type LoadedDocument, type Position } from '../yaml/load.js';
 
 export const WORKLOAD_KINDS = ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'DeploymentConfig'] as const;
 
@@ -195,70 +194,15 @@ export function workloadsFromText(text: string, file: string, opts: WorkloadOpti
 
 // ---------- reading a large input piece by piece ----------
 
-/** A document loaded from a slice of the file: positions moved to where the slice sits. */
-class Shifted implements LoadedDocument {
-  readonly start: Position;
-  constructor(
-    private readonly inner: LoadedDocument,
-    /** File line of the slice's first line, minus one. */
-    private readonly line0: number,
-    /** Columns removed from the start of every line of the slice. */
-    private readonly shift: number,
-  ) {
-    this.start = this.map(inner.start);
-  }
-  get value(): GoValue {
-    return this.inner.value;
-  }
-  get index(): number {
-    return this.inner.index;
-  }
-  get file(): string {
-    return this.inner.file;
-  }
-  private map(p: Position): Position {
-    return { line: p.line + this.line0, col: p.col + this.shift };
-  }
-  positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
-    return this.map(this.inner.positionOf(path, opts));
-  }
-  where(path: readonly PathSegment[], opts?: PositionOptions): string {
-    const p = this.positionOf(path, opts);
-    return `${this.file}:${p.line}:${p.col}`;
-  }
-  errorAt(path: readonly PathSegment[], reason: string, opts?: PositionOptions): InputError {
-    const p = this.positionOf(path, opts);
-    return new InputError(reason, this.file, p.line, p.col);
-  }
-  blockScalarAt(path: readonly PathSegment[]): Position | undefined {
-    const b = this.inner.blockScalarAt(path);
-    return b ? this.map(b) : undefined;
-  }
-  embedded(path: readonly PathSegment[], label: string, opts?: LoadOptions): LoadedDocument | undefined {
-    let d: LoadedDocument | undefined;
-    try {
-      d = this.inner.embedded(path, label, opts);
-    } catch (e) {
-      throw shiftError(e, this.line0, this.shift);
-    }
-    return d ? new Shifted(d, this.line0, this.shift) : undefined;
-  }
-  sub(path: readonly PathSegment[]): LoadedDocument {
-    return path.length === 0 ? this : new Shifted(this.inner.sub(path), this.line0, this.shift);
-  }
-}
-
-function shiftError(e: unknown, line0: number, shift: number): unknown {
-  if (!(e instanceof InputError) || e.file === undefined || !e.line) return e;
-  return new InputError(e.reason, e.file, e.line + line0, (e.col ?? 1) + shift);
-}
-
 /** Load a slice of the file (lines from file line line0+1, each with `shift` columns removed). */
 function loadSlice(text: string, file: string, line0: number, shift: number): LoadedDocument[] {
+  const map = (p: Position): Position => ({ line: p.line + line0, col: p.col + shift });
   try {
-    return loadYamlDocuments(text, file, { format: 'yaml' }).map((d) => new Shifted(d, line0, shift));
+    return loadYamlDocuments(text, file, { format: 'yaml' }).map((d) => movedDocument(d, map));
   } catch (e) {
-    throw shiftError(e, line0, shift);
+    if (!(e instanceof InputError) || e.file === undefined || !e.line) throw e;
+    const p = map({ line: e.line, col: e.col ?? 1 });
+    throw new InputError(e.reason, e.file, p.line, p.col);
   }
 }
 

@@ -226,7 +226,7 @@ abstract class DocumentBase implements LoadedDocument {
       const p = map(docs[1]!.start);
       throw new InputError(`${label}: expected one document, found ${docs.length}`, this.file, p.line, p.col);
     }
-    return new Embedded(docs[0]!, map, block !== undefined);
+    return new Moved(docs[0]!, map, block !== undefined);
   }
 
   sub(path: readonly PathSegment[]): LoadedDocument {
@@ -234,8 +234,11 @@ abstract class DocumentBase implements LoadedDocument {
   }
 }
 
-/** A document inside a string of another, positions mapped into the outer file. */
-class Embedded extends DocumentBase {
+/**
+ * A document whose positions are another's moved by map: one inside a string of another document,
+ * or one read from a slice of a larger file.
+ */
+class Moved extends DocumentBase {
   constructor(
     private readonly inner: LoadedDocument,
     private readonly map: (p: Position) => Position,
@@ -250,6 +253,11 @@ class Embedded extends DocumentBase {
     const b = this.lineForLine ? this.inner.blockScalarAt(path) : undefined;
     return b ? this.map(b) : undefined;
   }
+}
+
+/** doc with every position moved by map, block scalars included (content stays line for line). */
+export function movedDocument(doc: LoadedDocument, map: (p: Position) => Position): LoadedDocument {
+  return new Moved(doc, map, true);
 }
 
 class SubDocument extends DocumentBase {
