@@ -290,7 +290,10 @@ export function mapHas(m: GoMap, key: string): boolean {
 
 /** A fresh empty map[string]interface {} with no prototype. */
 export function newMap(): GoMap {
-  return Object.create(null) as GoMap;
+  // Not Object.create(null): V8 makes that a dictionary-mode object, and enumerating one (Object.keys,
+  // for-in: toJson, toYaml, range, if) cost about 100 ns even when small; an empty literal given a null
+  // prototype keeps fast properties (up to a dozen or so keys), with the same null prototype.
+  return Object.setPrototypeOf({}, null) as GoMap;
 }
 
 /** Go compares map keys by bytes (UTF-8); for string keys this equals code point order. */
