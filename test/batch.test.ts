@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fromJSON, runBatch, runCase } from '../src/batch.js';
-import { templateCommand } from '../src/cli/template.js';
 import { GO_TYPE, GoNum, mapGet, type GoMap } from '../src/template/value.js';
+import { cli } from './helpers/cli.js';
 
 describe('batch protocol', () => {
   it('decodes JSON numbers as float64, or int with dataInt', () => {
@@ -53,22 +52,6 @@ describe('batch protocol', () => {
 });
 
 describe('template command', () => {
-  async function run(args: string[]): Promise<string> {
-    const program = new Command('sidecar-render').exitOverride();
-    templateCommand(program);
-    let out = '';
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-      out += String(s);
-      return true;
-    });
-    try {
-      await program.parseAsync(['node', 'sidecar-render', 'template', ...args]);
-    } finally {
-      spy.mockRestore();
-    }
-    return out;
-  }
-
   const dir = mkdtempSync(join(tmpdir(), 'sr-template-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const tpl = join(dir, 'hello.tpl');
@@ -78,15 +61,17 @@ describe('template command', () => {
   writeFileSync(data, 'name: web\ncount: 3\nenabled: yes\non: key\n');
 
   it('renders a file with YAML data read as Helm reads values', async () => {
-    expect(await run([tpl, '--data', data])).toBe('web 3 float64 true key\n');
+    expect(await cli('template', tpl, '--data', data)).toEqual({ code: 0, stdout: 'web 3 float64 true key\n', stderr: '' });
   });
 
   it('names the template after the file in errors, after writing what came before', async () => {
     const bad = join(dir, 'bad.tpl');
     writeFileSync(bad, 'before {{.x}}');
-    await expect(run([bad, '--data', data, '--option', 'missingkey=error'])).rejects.toThrow(
-      'template: bad.tpl:1:9: executing "bad.tpl" at <.x>: map has no entry for key "x"',
-    );
+    expect(await cli('template', bad, '--data', data, '--option', 'missingkey=error')).toEqual({
+      code: 2,
+      stdout: 'before ',
+      stderr: 'sidecar-render: template: bad.tpl:1:9: executing "bad.tpl" at <.x>: map has no entry for key "x"\n',
+    });
   });
 });
 

@@ -3,37 +3,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/audit/index.js';
-import { auditCommand } from '../../src/cli/audit.js';
+import { cli } from '../helpers/cli.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const dir = mkdtempSync(join(tmpdir(), 'audit-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    const program = new Command('sidecar-render').exitOverride();
-    auditCommand(program).exitOverride();
-    await program.parseAsync(['node', 'sidecar-render', 'audit', ...args]);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
-
-afterEach(() => {
-  process.exitCode = undefined;
-});
+const run = (...args: string[]) => cli('audit', ...args);
 
 describe('sidecar-render audit', () => {
   const hazard = join(fixtures, 'seeds', '001-prestop-loop-hazard.yaml');
@@ -42,16 +20,16 @@ describe('sidecar-render audit', () => {
   it('prints findings grouped by workload and exits 1 on errors', async () => {
     const r = await run('-f', hazard, '--no-color');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^Deployment\/default\/httpbin-deployment-v2$/m);
-    expect(r.out).toContain('prestop-never-exits');
-    expect(r.out).not.toContain('\x1b[');
-    expect(r.out).toMatch(/001-prestop-loop-hazard\.yaml:\d+:\d+/);
+    expect(r.stdout).toMatch(/^Deployment\/default\/httpbin-deployment-v2$/m);
+    expect(r.stdout).toContain('prestop-never-exits');
+    expect(r.stdout).not.toContain('\x1b[');
+    expect(r.stdout).toMatch(/001-prestop-loop-hazard\.yaml:\d+:\d+/);
   });
 
   it('exits 0 on a clean input', async () => {
     const r = await run('-f', fixed);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('No findings');
+    expect(r.stdout).toContain('No findings');
   });
 
   it('--fail-on warning fails on warnings; default error does not', async () => {
@@ -62,7 +40,7 @@ describe('sidecar-render audit', () => {
 
   it('--output json lists {rule, severity, workload, container, message, location, fix}', async () => {
     const r = await run('-f', hazard, '-o', 'json');
-    const rows = JSON.parse(r.out) as Record<string, unknown>[];
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
     expect(rows.map((x) => x.rule)).toContain('prestop-never-exits');
@@ -72,7 +50,7 @@ describe('sidecar-render audit', () => {
 
   it('--output sarif is SARIF 2.1.0 with the rule table and physical locations', async () => {
     const r = await run('-f', hazard, '-o', 'sarif');
-    const s = JSON.parse(r.out);
+    const s = JSON.parse(r.stdout);
     expect(s.version).toBe('2.1.0');
     const run0 = s.runs[0];
     expect(run0.tool.driver.rules.map((x: { id: string }) => x.id)).toContain('hold-dropped-by-lifecycle');
@@ -87,9 +65,9 @@ describe('sidecar-render audit', () => {
     writeFileSync(bad, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [unclosed\nspec: {}\n');
     const r = await run('-f', bad);
     expect(r.code).toBe(2);
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/bad\.yaml:\d+:\d+: /);
-    expect(r.out).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+: /);
+    expect(r.stdout).toBe('');
   });
 
   it('hostile input: a non-object document, a missing file, an unknown flag value', async () => {
@@ -97,13 +75,13 @@ describe('sidecar-render audit', () => {
     writeFileSync(scalar, 'just a string\n');
     const a = await run('-f', scalar);
     expect(a.code).toBe(2);
-    expect(a.err).toMatch(/scalar\.yaml:1:1: expected a Kubernetes object/);
+    expect(a.stderr).toMatch(/scalar\.yaml:1:1: expected a Kubernetes object/);
     const b = await run('-f', join(dir, 'missing.yaml'));
     expect(b.code).toBe(2);
-    expect(b.err).toContain('no such file');
+    expect(b.stderr).toContain('no such file');
     const c = await run('-f', hazard, '--kube-version', 'banana');
     expect(c.code).toBe(2);
-    expect(c.err).toContain('--kube-version');
+    expect(c.stderr).toContain('--kube-version');
   });
 
   it('empty input is bad input; files may also be given as arguments or with --filename', async () => {
@@ -111,8 +89,8 @@ describe('sidecar-render audit', () => {
     writeFileSync(empty, '\n  \n');
     const a = await run('-f', empty);
     expect(a.code).toBe(2);
-    expect(a.err).toBe(`sidecar-render: ${empty}: empty input, nothing to audit\n`);
-    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', ...args)).out) as { rule: string }[]).map((f) => f.rule);
+    expect(a.stderr).toBe(`sidecar-render: ${empty}: empty input, nothing to audit\n`);
+    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', ...args)).stdout) as { rule: string }[]).map((f) => f.rule);
     const single = await rulesOf('-f', hazard);
     expect(single.length).toBeGreaterThan(0);
     expect(await rulesOf(hazard)).toEqual(single);
@@ -122,13 +100,13 @@ describe('sidecar-render audit', () => {
   it('--native-sidecars takes true, false or auto, and the flag alone means true', async () => {
     const raw = join(dir, 'job.yaml');
     writeFileSync(raw, 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: n}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: app, image: app}\n');
-    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', '--model', '-f', raw, ...args)).out) as { rule: string }[]).map((f) => f.rule);
+    const rulesOf = async (...args: string[]) => (JSON.parse((await run('--output', 'json', '--model', '-f', raw, ...args)).stdout) as { rule: string }[]).map((f) => f.rule);
     expect(await rulesOf('--native-sidecars', 'false')).toContain('job-never-completes');
     expect(await rulesOf('--native-sidecars')).not.toContain('job-never-completes');
     expect(await rulesOf('--native-sidecars', 'true')).not.toContain('job-never-completes');
     const bad = await run('-f', raw, '--native-sidecars', 'maybe');
     expect(bad.code).toBe(2);
-    expect(bad.err).toBe('sidecar-render: --native-sidecars takes true, false or auto, not "maybe"\n');
+    expect(bad.stderr).toBe('sidecar-render: --native-sidecars takes true, false or auto, not "maybe"\n');
   });
 
   it('malformed embedded values point into the ConfigMap', async () => {
@@ -136,24 +114,24 @@ describe('sidecar-render audit', () => {
     writeFileSync(bad, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: |\n    {"global": {"proxy": [}\n');
     const r = await run('-f', bad);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/badvalues\.yaml:7:\d+: /);
+    expect(r.stderr).toMatch(/badvalues\.yaml:7:\d+: /);
   });
 
   it('--timeline explains start-up and shutdown; svg is a standalone document', async () => {
     const t = await run('-f', hazard, '--timeline', '--no-color');
     expect(t.code).toBe(0);
-    expect(t.out).toContain('Start-up:');
-    expect(t.out).toContain('Shutdown (on deletion):');
-    expect(t.out).toContain('SIGKILL');
+    expect(t.stdout).toContain('Start-up:');
+    expect(t.stdout).toContain('Shutdown (on deletion):');
+    expect(t.stdout).toContain('SIGKILL');
     const svg = await run('-f', join(fixtures, 'seeds', '003-job-fixed.yaml'), '--timeline', '--timeline-format', 'svg');
-    expect(svg.out.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-    expect(svg.out.trim().endsWith('</svg>')).toBe(true);
-    expect(svg.out).not.toMatch(/<script|href=/);
+    expect(svg.stdout.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.stdout.trim().endsWith('</svg>')).toBe(true);
+    expect(svg.stdout).not.toMatch(/<script|href=/);
   });
 
   it('--list-rules lists every rule, and so does the README', async () => {
     const r = await run('--list-rules');
-    const listed = r.out.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+    const listed = r.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '));
     expect(listed).toEqual(RULES.map((x) => `${x.id} ${x.severity}`));
     const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
     const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| ([a-z /]+) \|/gm)].map((m) => `${m[1]} ${m[2]!.split(' ')[0]}`);

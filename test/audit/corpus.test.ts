@@ -9,11 +9,10 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { auditDetailed, type AuditOptions, type Finding } from '../../src/audit/index.js';
-import { auditCommand } from '../../src/cli/audit.js';
+import { cli } from '../helpers/cli.js';
 
 const corpus = join(import.meta.dirname, 'corpus');
 
@@ -68,24 +67,7 @@ function cliArgs(o: FileSpec['options']): string[] {
   return a;
 }
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    const program = new Command('sidecar-render').exitOverride();
-    auditCommand(program).exitOverride();
-    await program.parseAsync(['node', 'sidecar-render', 'audit', ...args]);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+const auditCli = (...args: string[]) => cli('audit', ...args);
 
 describe('audit corpus (library)', () => {
   it('has the size it claims', () => {
@@ -119,9 +101,9 @@ describe('audit corpus (CLI, --output json)', () => {
   for (const file of files) {
     it(file, async () => {
       const spec = readSpec(expectations[file]!);
-      const r = await cli('-f', join(corpus, file), '--output', 'json', '--fail-on', 'info', ...cliArgs(spec.options));
-      expect(r.err).toBe('');
-      const findings = JSON.parse(r.out) as Finding[];
+      const r = await auditCli('-f', join(corpus, file), '--output', 'json', '--fail-on', 'info', ...cliArgs(spec.options));
+      expect(r.stderr).toBe('');
+      const findings = JSON.parse(r.stdout) as Finding[];
       for (const f of findings) expect(Object.keys(f).sort()).toEqual(['container', 'fix', 'location', 'message', 'rule', 'severity', 'workload']);
       const { want, got } = compare(spec.workloads, bySet(findings));
       expect(got).toEqual(want);
@@ -170,8 +152,8 @@ describe('audit corpus: the reports people and tools read', () => {
   const all = files.filter((f) => !readSpec(expectations[f]!).options.kubeVersion).flatMap((f) => ['-f', join(corpus, f)]);
 
   it('SARIF 2.1.0 with what code scanning requires on every result', async () => {
-    const r = await cli(...all, '--output', 'sarif');
-    const sarif = JSON.parse(r.out) as {
+    const r = await auditCli(...all, '--output', 'sarif');
+    const sarif = JSON.parse(r.stdout) as {
       version: string;
       $schema: string;
       runs: { tool: { driver: { name: string; rules: { id: string; shortDescription: { text: string } }[] } }; results: Record<string, unknown>[] }[];
@@ -203,9 +185,9 @@ describe('audit corpus: the reports people and tools read', () => {
   });
 
   it('text: one block per workload, each finding with message, file:line:col and fix', async () => {
-    const r = await cli(...all, '--no-color');
-    const json = JSON.parse((await cli(...all, '--output', 'json')).out) as Finding[];
-    const blocks = r.out.trimEnd().split('\n\n');
+    const r = await auditCli(...all, '--no-color');
+    const json = JSON.parse((await auditCli(...all, '--output', 'json')).stdout) as Finding[];
+    const blocks = r.stdout.trimEnd().split('\n\n');
     const summary = blocks.pop()!;
     expect(summary).toMatch(new RegExp(`^${json.length} findings in \\d+ workloads: \\d+ error, \\d+ warning, \\d+ info\\.$`));
     const headers = blocks.map((b) => b.split('\n')[0]!);
@@ -221,6 +203,6 @@ describe('audit corpus: the reports people and tools read', () => {
         expect(lines[i + 3]).toMatch(/^ {10}fix \S/);
       }
     }
-    expect(r.out).not.toContain('\x1b[');
+    expect(r.stdout).not.toContain('\x1b[');
   });
 });

@@ -3,24 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
 
 const seeds = fileURLToPath(new URL('../golden/seeds/', import.meta.url));
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-  try {
-    const code = await main(['node', 'sidecar-render', ...argv]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 let tmp: string | undefined;
 afterEach(() => {
@@ -30,9 +16,9 @@ afterEach(() => {
 
 describe('sidecar-render golden', () => {
   it('checks the seed matrix clean', async () => {
-    const r = await run(['golden', 'check', path.join(seeds, 'matrix.yaml')]);
-    expect(r.err).toBe('');
-    expect(r.out).toMatch(/^\d+ passed, 0 changed, 0 missing\n$/);
+    const r = await cli('golden', 'check', path.join(seeds, 'matrix.yaml'));
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^\d+ passed, 0 changed, 0 missing\n$/);
     expect(r.code).toBe(0);
   });
 
@@ -47,20 +33,20 @@ describe('sidecar-render golden', () => {
     const text = fs.readFileSync(victim, 'utf8');
     fs.writeFileSync(victim, text.replace('istio-proxy', 'istio-proxx'));
 
-    const text1 = await run(['golden', 'check', '--no-color', path.join(base, 'matrix.yaml')]);
+    const text1 = await cli('golden', 'check', '--no-color', path.join(base, 'matrix.yaml'));
     expect(text1.code).toBe(1);
-    expect(text1.out).toContain('CHANGED hold-1.7-lifecycle-bug (hold-1.7-lifecycle-bug.yaml)');
-    expect(text1.out).toContain('\n-- name: istio-proxx\n+- name: istio-proxy\n');
-    expect(text1.out).toMatch(/\d+ passed, 1 changed, 0 missing\n$/);
+    expect(text1.stdout).toContain('CHANGED hold-1.7-lifecycle-bug (hold-1.7-lifecycle-bug.yaml)');
+    expect(text1.stdout).toContain('\n-- name: istio-proxx\n+- name: istio-proxy\n');
+    expect(text1.stdout).toMatch(/\d+ passed, 1 changed, 0 missing\n$/);
 
-    const json = await run(['golden', 'check', '-o', 'json', path.join(base, 'matrix.yaml')]);
-    const report = JSON.parse(json.out) as { changed: number; results: { name: string; status: string }[] };
+    const json = await cli('golden', 'check', '-o', 'json', path.join(base, 'matrix.yaml'));
+    const report = JSON.parse(json.stdout) as { changed: number; results: { name: string; status: string }[] };
     expect(report.changed).toBe(1);
     expect(report.results.filter((x) => x.status !== 'passed').map((x) => x.name)).toEqual(['hold-1.7-lifecycle-bug']);
 
-    const up = await run(['golden', 'update', path.join(base, 'matrix.yaml')]);
+    const up = await cli('golden', 'update', path.join(base, 'matrix.yaml'));
     expect(up.code).toBe(0);
-    expect(up.out).toContain('updated  hold-1.7-lifecycle-bug.yaml');
+    expect(up.stdout).toContain('updated  hold-1.7-lifecycle-bug.yaml');
     expect(fs.readFileSync(victim, 'utf8')).toBe(text);
   });
 
@@ -68,18 +54,18 @@ describe('sidecar-render golden', () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
     const f = path.join(tmp, 'golden.yaml');
     fs.writeFileSync(f, 'cases:\n  - name: x\n    merged: maybe\n');
-    const r = await run(['golden', 'check', f]);
+    const r = await cli('golden', 'check', f);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`sidecar-render: ${f}:3:13: cases.0.merged must be boolean\n`);
+    expect(r.stderr).toBe(`sidecar-render: ${f}:3:13: cases.0.merged must be boolean\n`);
   });
 
   it('fails a case whose inputs are missing, naming the case', async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
     const f = path.join(tmp, 'golden.yaml');
     fs.writeFileSync(f, 'cases:\n  - name: lost\n    template: nope.tmpl\n    workloads: nope.yaml\n');
-    const r = await run(['golden', 'check', f]);
+    const r = await cli('golden', 'check', f);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^FAILED  lost: .*nope\.tmpl/m);
-    expect(r.out).toMatch(/0 passed, 0 changed, 0 missing, 1 failed\n$/);
+    expect(r.stdout).toMatch(/^FAILED  lost: .*nope\.tmpl/m);
+    expect(r.stdout).toMatch(/0 passed, 0 changed, 0 missing, 1 failed\n$/);
   });
 });

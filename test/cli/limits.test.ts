@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/index.js';
+import { cli } from '../helpers/cli.js';
 import { limitsFromFlags } from '../../src/cli/limits.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,23 +18,6 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const ow = process.stdout.write.bind(process.stdout);
-  const ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((c: string) => ((stdout += c), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string) => ((stderr += c), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(['node', 'sidecar-render', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-    process.exitCode = undefined;
-  }
-}
 
 describe('limit flags', () => {
   it('parse sizes, counts and durations; 60 s by default', () => {

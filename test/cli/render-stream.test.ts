@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { workloadStream, workloadsFromText, type Workload } from '../../src/istio/workload.js';
 import { renderRequest, renderStream } from '../../src/istio/render.js';
-import { main } from '../../src/cli/index.js';
+import { cli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ex = (f: string) => join(root, 'examples', f);
@@ -150,16 +150,12 @@ describe('renderStream', () => {
 
   it('--output-file holds exactly what stdout gets, written through a temporary file', async () => {
     const out = join(dir, 'out.yaml');
-    let stdout = '';
-    const ow = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((c: string) => ((stdout += c), true)) as typeof process.stdout.write;
-    try {
-      expect(await main(['node', 'sidecar-render', 'render', '--injector-configmap', cm, '--mesh', mesh, '-f', big])).toBe(0);
-      expect(await main(['node', 'sidecar-render', 'render', '--injector-configmap', cm, '--mesh', mesh, '-f', big, '--output-file', out])).toBe(0);
-    } finally {
-      process.stdout.write = ow;
-    }
-    expect(readFileSync(out, 'utf8')).toBe(stdout);
-    expect(stdout).toBe(renderRequest({ injectorConfigMap: cm, mesh, workloads: big }).text);
+    const printed = await cli('render', '--injector-configmap', cm, '--mesh', mesh, '-f', big);
+    expect(printed.code).toBe(0);
+    const written = await cli('render', '--injector-configmap', cm, '--mesh', mesh, '-f', big, '--output-file', out);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toBe('');
+    expect(readFileSync(out, 'utf8')).toBe(printed.stdout);
+    expect(printed.stdout).toBe(renderRequest({ injectorConfigMap: cm, mesh, workloads: big }).text);
   });
 });

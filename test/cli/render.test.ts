@@ -2,42 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderCommand } from '../../src/cli/render.js';
 import { renderRequest } from '../../src/istio/render.js';
+import { cli, type CliRun } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ex = (f: string) => join(root, 'examples', f);
 const tpl = (f: string) => join(root, 'templates', f);
 const vals = (f: string) => join(root, 'values', f);
 
-let stdout = '';
-let stderr = '';
-const realOut = process.stdout.write.bind(process.stdout);
-const realErr = process.stderr.write.bind(process.stderr);
-
-beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  process.exitCode = undefined;
-  process.stdout.write = ((s: string) => ((stdout += s), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => ((stderr += s), true)) as typeof process.stderr.write;
-});
-afterEach(() => {
-  process.stdout.write = realOut;
-  process.stderr.write = realErr;
-  process.exitCode = undefined;
-});
-
-async function run(...args: string[]): Promise<number> {
-  const program = new Command('sidecar-render').exitOverride();
-  renderCommand(program);
-  for (const c of program.commands) c.exitOverride();
-  await program.parseAsync(['node', 'sidecar-render', 'render', ...args]);
-  return Number(process.exitCode ?? 0);
-}
+const render = (...args: string[]) => cli('render', ...args);
 
 const made: string[] = [];
 function tmp(): string {
@@ -51,41 +26,36 @@ afterAll(() => {
 
 describe('render command', () => {
   it('prints the template stage output byte for byte for one workload', async () => {
-    expect(await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'))).toBe(0);
+    const r = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'));
+    expect(r.code).toBe(0);
     const lib = renderRequest({ injectorConfigMap: ex('istio-sidecar-injector.yaml'), mesh: ex('istio-mesh.yaml'), workloads: ex('deployment.yaml') });
-    expect(stdout).toBe(lib.results[0]!.outputs[0]);
-    expect(stdout).toContain('- pilot-agent\n          - wait');
-    expect(stderr).toBe('');
+    expect(r.stdout).toBe(lib.results[0]!.outputs[0]);
+    expect(r.stdout).toContain('- pilot-agent\n          - wait');
+    expect(r.stderr).toBe('');
   });
 
   it("accepts istioctl kube-inject's flag names", async () => {
-    await run('--injectConfigFile', ex('istio-sidecar-injector.yaml'), '--meshConfigFile', ex('istio-mesh.yaml'), '--filename', ex('deployment.yaml'));
-    const a = stdout;
-    stdout = '';
-    await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'));
-    expect(a).toBe(stdout);
-    stdout = '';
-    await run('--template', tpl('hold-1.7.tmpl'), '--valuesFile', vals('defaults.json'), '--values-file', vals('hold-on.json'), '-f', ex('deployment.yaml'));
-    expect(stdout).toContain('- pilot-agent\n        - wait');
+    const a = await render('--injectConfigFile', ex('istio-sidecar-injector.yaml'), '--meshConfigFile', ex('istio-mesh.yaml'), '--filename', ex('deployment.yaml'));
+    const b = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'));
+    expect(a.stdout).toBe(b.stdout);
+    const c = await render('--template', tpl('hold-1.7.tmpl'), '--valuesFile', vals('defaults.json'), '--values-file', vals('hold-on.json'), '-f', ex('deployment.yaml'));
+    expect(c.stdout).toContain('- pilot-agent\n        - wait');
   });
 
   it('applies --set, --set-string and values files in order', async () => {
-    await run('--template', tpl('hold-1.7.tmpl'), '--values', vals('defaults.json'), '--set', 'global.tag=9.9.9,global.proxy.holdApplicationUntilProxyStarts=true', '-f', ex('deployment.yaml'));
-    expect(stdout).toContain('proxyv2:9.9.9');
-    expect(stdout).toContain('- wait');
-    stdout = '';
-    await run('--template', tpl('hold-1.7.tmpl'), '--values', vals('defaults.json'), '--values-file', vals('hold-on.json'), '--set-string', 'global.proxy.holdApplicationUntilProxyStarts=', '-f', ex('deployment.yaml'));
-    expect(stdout).not.toContain('- wait');
+    const set = await render('--template', tpl('hold-1.7.tmpl'), '--values', vals('defaults.json'), '--set', 'global.tag=9.9.9,global.proxy.holdApplicationUntilProxyStarts=true', '-f', ex('deployment.yaml'));
+    expect(set.stdout).toContain('proxyv2:9.9.9');
+    expect(set.stdout).toContain('- wait');
+    const setString = await render('--template', tpl('hold-1.7.tmpl'), '--values', vals('defaults.json'), '--values-file', vals('hold-on.json'), '--set-string', 'global.proxy.holdApplicationUntilProxyStarts=', '-f', ex('deployment.yaml'));
+    expect(setString.stdout).not.toContain('- wait');
   });
 
   it('prints the merged workload as YAML or JSON', async () => {
-    await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'), '--merged');
-    const y = parse(stdout);
+    const y = parse((await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'), '--merged')).stdout);
     expect(y.kind).toBe('Deployment');
     expect(y.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['istio-proxy', 'reviews']);
-    stdout = '';
-    await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'), '--merged', '-o', 'json');
-    expect(JSON.parse(stdout)).toEqual(y);
+    const json = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'), '--merged', '-o', 'json');
+    expect(JSON.parse(json.stdout)).toEqual(y);
   });
 
   it('names the failing workload, renders the others, and exits 1', async () => {
@@ -93,11 +63,12 @@ describe('render command', () => {
     const docs = readFileSync(ex('deployment.yaml'), 'utf8');
     const bad = docs.replace('name: reviews\n  namespace', 'name: broken\n  namespace').replace('      annotations:\n', '      annotations:\n        inject.istio.io/templates: nosuch\n');
     writeFileSync(join(dir, 'w.yaml'), `${docs}---\n${bad}`);
-    expect(await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'w.yaml'))).toBe(1);
-    expect(stderr).toContain('error: Deployment bookinfo/broken');
-    expect(stderr).toContain('requested template "nosuch" not found; have sidecar');
-    expect(stderr.split('\n').filter(Boolean).every((l) => !l.startsWith('    at '))).toBe(true);
-    expect(stdout).toContain('# Source: Deployment bookinfo/reviews');
+    const r = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'w.yaml'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: Deployment bookinfo/broken');
+    expect(r.stderr).toContain('requested template "nosuch" not found; have sidecar');
+    expect(r.stderr.split('\n').filter(Boolean).every((l) => !l.startsWith('    at '))).toBe(true);
+    expect(r.stdout).toContain('# Source: Deployment bookinfo/reviews');
   });
 
   it('reports skipped workloads with the injection policy reason', async () => {
@@ -106,9 +77,10 @@ describe('render command', () => {
       join(dir, 'p.yaml'),
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    sidecar.istio.io/inject: "false"\nspec:\n  containers:\n  - name: c\n    image: x\n',
     );
-    expect(await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'p.yaml'))).toBe(0);
-    expect(stderr).toContain('skipped: Pod p: sidecar.istio.io/inject label is "false"');
-    expect(stdout).toBe('');
+    const r = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'p.yaml'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('skipped: Pod p: sidecar.istio.io/inject label is "false"');
+    expect(r.stdout).toBe('');
   });
 
   it('points at file:line:col of a template error in the ConfigMap', async () => {
@@ -117,37 +89,39 @@ describe('render command', () => {
     writeFileSync(join(dir, 'cm.yaml'), cm);
     const line = cm.split('\n').findIndex((l) => l.includes('index .DeploymentMeta.Name 99')) + 1;
     const col = cm.split('\n')[line - 1]!.indexOf('index') + 1;
-    expect(await run('--injector-configmap', join(dir, 'cm.yaml'), '-f', ex('deployment.yaml'))).toBe(1);
-    expect(stderr).toContain(`${join(dir, 'cm.yaml')}:${line}:${col}: template: inject:`);
+    const r = await render('--injector-configmap', join(dir, 'cm.yaml'), '-f', ex('deployment.yaml'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'cm.yaml')}:${line}:${col}: template: inject:`);
   });
 
   it('rejects bad input with one line naming file:line:col', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'w.yaml'), 'kind: Deployment\nmetadata: {name: x\n');
-    await expect(run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'w.yaml'))).rejects.toThrow(/w\.yaml:\d+:\d+: /);
-    await expect(run('--injector-configmap', join(dir, 'missing.yaml'), '-f', ex('deployment.yaml'))).rejects.toThrow(/missing\.yaml: no such file$/);
-    await expect(run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--native-sidecars', 'maybe')).rejects.toThrow();
+    const badInput = (r: CliRun, want: RegExp) => {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(want);
+    };
+    badInput(await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', join(dir, 'w.yaml')), /^sidecar-render: .*w\.yaml:\d+:\d+: .+\n$/);
+    badInput(await render('--injector-configmap', join(dir, 'missing.yaml'), '-f', ex('deployment.yaml')), /^sidecar-render: .*missing\.yaml: no such file\n$/);
+    badInput(await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--native-sidecars', 'maybe'), /^sidecar-render: --native-sidecars .*maybe.*\n$/);
   });
 
   it('writes --output-file atomically', async () => {
     const dir = tmp();
     const out = join(dir, 'out.yaml');
-    await run('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--output-file', out);
-    expect(stdout).toBe('');
+    const r = await render('--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--output-file', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toContain('name: istio-proxy');
     expect(readdirSync(dir)).toEqual(['out.yaml']);
   });
 
   it('turns native sidecars on from Kubernetes 1.33 in auto mode, and per pod by annotation', async () => {
     const job = join(root, 'test/golden/seeds/workloads/job.yaml');
-    await run('--template', tpl('native-sidecar.tmpl'), '--values', vals('defaults.json'), '-f', job, '--kube-version', '1.33');
-    expect(stdout).toContain('restartPolicy: Always');
-    stdout = '';
-    await run('--template', tpl('native-sidecar.tmpl'), '--values', vals('defaults.json'), '-f', job, '--kube-version', '1.32');
-    expect(stdout).not.toContain('restartPolicy: Always');
-    stdout = '';
-    await run('--template', tpl('native-sidecar.tmpl'), '--values', vals('defaults.json'), '-f', job, '--native-sidecars', 'true');
-    expect(stdout).toContain('restartPolicy: Always');
+    const native = async (...args: string[]) => (await render('--template', tpl('native-sidecar.tmpl'), '--values', vals('defaults.json'), '-f', job, ...args)).stdout;
+    expect(await native('--kube-version', '1.33')).toContain('restartPolicy: Always');
+    expect(await native('--kube-version', '1.32')).not.toContain('restartPolicy: Always');
+    expect(await native('--native-sidecars', 'true')).toContain('restartPolicy: Always');
   });
 });
 
@@ -164,26 +138,28 @@ describe('render validates its inputs', () => {
 
   it('warns about an unknown values field with file:line:col and a suggestion, and still renders', async () => {
     const p = files({ 'v.yaml': 'global:\n  proxy:\n    holdApplicationUntilProxyStart: true\n', 'd.yaml': deploy() });
-    expect(await run('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '--values-file', p('v.yaml'), '-f', p('d.yaml'))).toBe(0);
-    expect(stderr).toBe(`${p('v.yaml')}:3:5: warning: unknown values field global.proxy.holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)\n`);
-    expect(stdout).toContain('istio-proxy');
+    const r = await render('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '--values-file', p('v.yaml'), '-f', p('d.yaml'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`${p('v.yaml')}:3:5: warning: unknown values field global.proxy.holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)\n`);
+    expect(r.stdout).toContain('istio-proxy');
   });
 
   it('fails on a values field of the wrong type with exit code 2', async () => {
     const p = files({ 'v.yaml': 'global:\n  proxy:\n    privileged: "yes"\n', 'd.yaml': deploy() });
     const req = { template: tpl('hold-1.8.tmpl'), values: p('v.yaml'), workloads: p('d.yaml') };
     expect(() => renderRequest(req)).toThrow(`${p('v.yaml')}:3:17: values field global.proxy.privileged must be boolean`);
-    const { main } = await import('../../src/cli/index.js');
-    expect(await main(['node', 'sidecar-render', 'render', '--template', req.template, '--values', req.values, '-f', req.workloads])).toBe(2);
-    expect(stderr).toBe(`sidecar-render: ${p('v.yaml')}:3:17: values field global.proxy.privileged must be boolean\n`);
+    const r = await render('--template', req.template, '--values', req.values, '-f', req.workloads);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sidecar-render: ${p('v.yaml')}:3:17: values field global.proxy.privileged must be boolean\n`);
   });
 
   it('checks data.values inside the injector ConfigMap at its line in the file', async () => {
     const cm = readFileSync(ex('istio-sidecar-injector.yaml'), 'utf8').replace('"proxy": {', '"proxy": {\n          "imagee": "x",');
     const p = files({ 'cm.yaml': cm, 'd.yaml': deploy() });
     const line = cm.split('\n').findIndex((l) => l.includes('"imagee"')) + 1;
-    expect(await run('--injector-configmap', p('cm.yaml'), '-f', p('d.yaml'))).toBe(0);
-    expect(stderr).toBe(`${p('cm.yaml')}:${line}:11: warning: unknown values field global.proxy.imagee (did you mean image?)\n`);
+    const r = await render('--injector-configmap', p('cm.yaml'), '-f', p('d.yaml'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`${p('cm.yaml')}:${line}:11: warning: unknown values field global.proxy.imagee (did you mean image?)\n`);
   });
 
   it('warns about unknown mesh config fields; a bad value is an error', async () => {
@@ -194,8 +170,9 @@ describe('render validates its inputs', () => {
       'd.yaml': deploy(),
     });
     const base = ['--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '-f', p('d.yaml')];
-    expect(await run(...base, '--mesh', p('m.yaml'))).toBe(0);
-    expect(stderr).toBe(`${p('m.yaml')}:7:7: warning: unknown mesh config field defaultConfig.drainDurationz (did you mean drainDuration?)\n`);
+    const r = await render(...base, '--mesh', p('m.yaml'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`${p('m.yaml')}:7:7: warning: unknown mesh config field defaultConfig.drainDurationz (did you mean drainDuration?)\n`);
     expect(() => renderRequest({ template: tpl('hold-1.8.tmpl'), workloads: p('d.yaml'), mesh: p('bad.yaml') })).toThrow(`${p('bad.yaml')}:2:18: mesh config field defaultConfig.drainDuration is not a duration like "5s"`);
     expect(() => renderRequest({ template: tpl('hold-1.8.tmpl'), workloads: p('d.yaml'), mesh: p('type.yaml') })).toThrow(`${p('type.yaml')}:2:36: mesh config field defaultConfig.holdApplicationUntilProxyStarts must be boolean`);
   });
@@ -204,10 +181,11 @@ describe('render validates its inputs', () => {
     const p = files({
       'd.yaml': deploy('holdApplicationUntilProxyStart: true') + '---\n' + deploy('concurrency: two').replace('name: web', 'name: api'),
     });
-    expect(await run('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '-f', p('d.yaml'))).toBe(1);
-    const lines = stderr.trimEnd().split('\n');
+    const r = await render('--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '-f', p('d.yaml'));
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe(`${p('d.yaml')}:9:11: warning: Deployment shop/web: unknown proxy config field holdApplicationUntilProxyStart (did you mean holdApplicationUntilProxyStarts?)`);
     expect(lines[1]).toMatch(new RegExp(`^error: Deployment shop/api \\(.*\\): .*d\\.yaml:23:24: annotation proxy\\.istio\\.io/config: proxy config field concurrency must be integer$`));
-    expect(stdout).toContain('istio-proxy');
+    expect(r.stdout).toContain('istio-proxy');
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/index.js';
+import { cli, type CliRun } from '../helpers/cli.js';
 import { here } from './helpers.js';
 
 const EXAMPLES = here('../../examples/');
@@ -25,39 +25,8 @@ function file(name: string, content: string | Buffer): string {
   return p;
 }
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run the CLI in-process, capturing its output. */
-async function cli(...args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const ow = process.stdout.write.bind(process.stdout);
-  const ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((c: string | Uint8Array) => {
-    stdout += typeof c === 'string' ? c : Buffer.from(c).toString();
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => {
-    stderr += typeof c === 'string' ? c : Buffer.from(c).toString();
-    return true;
-  }) as typeof process.stderr.write;
-  let code: number;
-  try {
-    code = await main(['node', 'sidecar-render', ...args]);
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-    process.exitCode = undefined;
-  }
-  return { code, stdout, stderr };
-}
-
 /** The contract for bad input: exit 2, one line, no stack trace, the text we expect. */
-function expectBadInput(r: Run, want: RegExp): void {
+function expectBadInput(r: CliRun, want: RegExp): void {
   expect(r.code, `stderr: ${r.stderr}`).toBe(2);
   const lines = r.stderr.split('\n').filter((l) => l !== '');
   expect(lines, r.stderr).toHaveLength(1);
