@@ -52,7 +52,6 @@ export function goTypeName(v: GoValue): string {
 const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** Printable ASCII: %q escapes only '"' and '\\' in it. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const QUOTE_ESCAPED = /["\\]/g;
 
 /**
  * Sprintf for the formats templates mostly use: verbs %s, %v, %d, %q and %% without flags, width or
@@ -75,7 +74,7 @@ function simpleSprintf(format: string, args: GoValue[]): string | undefined {
     if (typeof a === 'string') {
       if (verb === 0x73 || verb === 0x76) out += a;
       else if (verb === 0x71 && PLAIN_QUOTABLE.test(a)) out += '"' + a + '"';
-      else if (verb === 0x71 && PRINTABLE_ASCII.test(a)) out += '"' + a.replace(QUOTE_ESCAPED, '\\$&') + '"';
+      else if (verb === 0x71 && PRINTABLE_ASCII.test(a)) out += '"' + a.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"';
       else return undefined;
     } else if (typeof a === 'bigint' && (verb === 0x64 || verb === 0x76)) out += a.toString();
     else return undefined;

@@ -535,7 +535,6 @@ function indent(spaces: number, v: string): string {
 /** Printable ASCII but '"' and '\\': %q of such a string is the string between double quotes. */
 const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const QUOTE_ESCAPED = /["\\]/g;
 
 export function quote(...args: GoValue[]): string {
   // Most calls quote one plain string (a name, a port, an annotation value).
@@ -544,7 +543,7 @@ export function quote(...args: GoValue[]): string {
     if (typeof a === 'string') {
       if (PLAIN_QUOTABLE.test(a)) return '"' + a + '"';
       // JSON text and the like: printable ASCII, where %q escapes only quotes and backslashes.
-      if (PRINTABLE_ASCII.test(a)) return '"' + a.replace(QUOTE_ESCAPED, '\\$&') + '"';
+      if (PRINTABLE_ASCII.test(a)) return '"' + a.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"';
     }
   }
   const out: string[] = [];
