@@ -19,6 +19,7 @@ import {
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
+import { collect } from './options.js';
 
 interface AuditFlags {
   file: string[];
@@ -72,8 +73,8 @@ export function auditCommand(program: Command): Command {
     .command('audit')
     .description('find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps')
     .argument('[files...]', 'more input files, as with -f')
-    .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .addOption(new Option('--filename <path>', 'the same as -f (the name render and kubectl use)').argParser((v: string, prev: string[]) => [...prev, v]).default([] as string[]).hideHelp())
+    .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', collect, [] as string[])
+    .addOption(new Option('--filename <path>', 'the same as -f (the name render and kubectl use)').argParser(collect).default([] as string[]).hideHelp())
     .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
     .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')
     .option('--injector-configmap <path>', 'the istio-sidecar-injector ConfigMap (template and values)')

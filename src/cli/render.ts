@@ -12,6 +12,7 @@ import { Option, type Command } from 'commander';
 import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
 import { detectionHelp, parseIstioVersion } from '../istio/version.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
+import { collect, oneOf } from './options.js';
 
 interface RenderFlags extends LimitFlags {
   injectorConfigmap?: string;
@@ -33,17 +34,6 @@ interface RenderFlags extends LimitFlags {
   nativeSidecars: NativeSidecarsMode;
   kubeVersion?: string;
   env: string[];
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
-function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
-  return (v: string): T => {
-    if (!(allowed as readonly string[]).includes(v)) throw new Error(`${flag} must be one of ${allowed.join(', ')}, not "${v}"`);
-    return v as T;
-  };
 }
 
 function parseEnv(list: string[]): Record<string, string> {

@@ -11,6 +11,7 @@ import type { GoValue } from '../template/value.js';
 import { funcSet } from '../funcs/index.js';
 import { limitHint, readInputText } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
+import { collect, oneOf } from './options.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -28,7 +29,7 @@ export function templateCommand(program: Command): void {
     .description('render a Go text/template with Go, Sprig, Helm or Istio functions')
     .argument('[file]', 'template file (its base name is the template name in error messages)')
     .option('-d, --data <file>', 'YAML or JSON data; numbers are float64, as Helm and encoding/json read them')
-    .option('--funcs <set>', `function set: ${FUNC_SETS.join('|')}`, parseFuncs, 'builtin')
+    .option('--funcs <set>', `function set: ${FUNC_SETS.join('|')}`, oneOf('--funcs', FUNC_SETS), 'builtin')
     .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', collect, [] as string[])
     .option('--batch', 'read JSON Lines cases on stdin, write one result line per case');
   addLimitOptions(cmd).addHelpText('after', '\nExit codes: 0 rendered; 2 a parse or execution error, a limit reached (the message names the flag raising it), or bad input.\n');
@@ -56,15 +57,6 @@ export function templateCommand(program: Command): void {
     }
     process.stdout.write(out);
   });
-}
-
-function parseFuncs(v: string): FuncSetFlag {
-  if (!(FUNC_SETS as readonly string[]).includes(v)) throw new Error(`--funcs must be one of ${FUNC_SETS.join(', ')}, not "${v}"`);
-  return v as FuncSetFlag;
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
 }
 
 /** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
