@@ -712,8 +712,6 @@ export function readInputText(file: string): string {
   }
 }
 
-const readText = readInputText;
-
 /** The first error fails the run; warnings are kept for stderr. */
 function checked(problems: Problem[], warnings: string[]): void {
   const err = problems.find((p) => p.severity === 'error');
@@ -729,7 +727,7 @@ function checked(problems: Problem[], warnings: string[]): void {
 const inputCache = new Bounded<{ text: string; value: unknown; problems: Problem[] }>(128);
 
 function cachedInput<T>(kind: string, file: string, load: (text: string) => { value: T; problems: Problem[] }, warnings: string[]): T {
-  const text = readText(file);
+  const text = readInputText(file);
   const key = `${kind}\0${file}`;
   let hit = inputCache.get(key);
   if (!hit || hit.text !== text) {
@@ -823,7 +821,7 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   const renderer = new Renderer(inputs, req);
   renderer.prepare();
   const file = req.workloads === '-' ? '<stdin>' : req.workloads;
-  const text = req.workloads === '-' ? (req.stdin ?? '') : readText(req.workloads);
+  const text = req.workloads === '-' ? (req.stdin ?? '') : readInputText(req.workloads);
   for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
   const it = workloadStream(text, file)[Symbol.iterator]();
   let cur = it.next();
