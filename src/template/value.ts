@@ -318,8 +318,14 @@ const HIGH_UNITS = /[\ud800-\uffff]/;
 
 /** Sort string keys in place in Go's order (compareKeys); without high code units, JavaScript's own order is the same. */
 export function sortKeys(keys: string[]): string[] {
-  for (let i = 0; i < keys.length; i++) if (HIGH_UNITS.test(keys[i]!)) return keys.sort(compareKeys);
-  return keys.sort();
+  // Keys often come in order already (kubectl writes them sorted, dict keeps its arguments' order).
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (HIGH_UNITS.test(k)) return keys.sort(compareKeys);
+    if (sorted && i > 0 && keys[i - 1]! > k) sorted = false;
+  }
+  return sorted ? keys : keys.sort();
 }
 
 export function sortedKeys(m: GoMap): string[] {
