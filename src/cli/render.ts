@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
-import { detectionHelp, parseIstioVersion } from '../istio/version.js';
+import { parseIstioVersion } from '../istio/version.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 
@@ -114,7 +114,7 @@ export function renderCommand(program: Command): void {
     .option('--set-string <key=value>', 'override values with strings (repeatable)', collect, [] as string[])
     .option('--values-file <file>', 'values merged over the injector values, Helm -f style (repeatable)', collect, [] as string[])
     .option('--revision <rev>', 'the istiod revision (.Revision)')
-    .option('--istio-version <version>', `the Istio release whose template data to build: MAJOR.MINOR or master (default: ${detectionHelp()})`)
+    .option('--istio-version <version>', 'the Istio release whose template data to build, e.g. 1.20 or master (default: detected from what the templates use; see the README)')
     .addOption(
       new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33 (Istio 1.28+ templates)")
         .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))

@@ -7,6 +7,7 @@
 //   LATEST                                 the newest release modelled ('master')
 //   detectIstioVersion(text)               best guess from what a template (or a ConfigMap's text) uses:
 //                                          { version, reason } — the oldest release consistent with the fields read
+//   DETECTION_MARKS                        what detection looks for, newest first
 
 export interface IstioVersion {
   major: number;
@@ -48,8 +49,9 @@ export interface Detection {
   reason: string;
 }
 
-// Marks, newest first: a template that uses the field was written for that release or later.
-const MARKS: [RegExp, string, string][] = [
+/** Marks (pattern, release, reason), newest first: a template that uses the field was written for
+ *  that release or later. The README's render section lists them for users. */
+export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
   [/\.ProxyInitImage\b/, 'master', 'uses .ProxyInitImage'],
   [/\.NativeSidecars\b/, '1.28', 'uses .NativeSidecars'],
   [/\.CompliancePolicy\b/, '1.23', 'uses .CompliancePolicy'],
@@ -65,17 +67,11 @@ const MARKS: [RegExp, string, string][] = [
   [/\.Concurrency\.GetValue\b/, '1.6', 'reads .ProxyConfig.Concurrency.GetValue'],
 ];
 
-/** For help texts: what detection looks for, newest first (from the same table it uses). */
-export function detectionHelp(): string {
-  const marks = MARKS.map(([, ver, reason]) => `${reason.replace(/^(uses|reads|has) /, '')} → ${ver}`).join('; ');
-  return `detected from what the templates use (${marks}; otherwise 1.5 for an injection template, else master). A release is detected as the oldest that builds the same template data: 1.23–1.27 as 1.23`;
-}
-
 /** Guess the release from the template text (or a whole ConfigMap). Templates using `.EstimatedConcurrency`
  *  without `.ProxyUID` are 1.12–1.19; `.ProxyUID` without `.InboundTrafficPolicyMode` 1.20–1.22, and so on.
  *  Nothing recognised: 1.5 when the template calls `.ProxyConfig.Concurrency` as a plain number, else LATEST. */
 export function detectIstioVersion(text: string): Detection | undefined {
-  for (const [re, ver, reason] of MARKS) {
+  for (const [re, ver, reason] of DETECTION_MARKS) {
     if (re.test(text)) return { version: parseIstioVersion(ver), reason };
   }
   if (/\.ProxyConfig\.Concurrency\b/.test(text) || /\.ProxyConfig\.GetTracing\.GetLightstep\.GetSecure\b/.test(text)) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { matrixSchema } from '../../src/golden/schema.js';
 import { loadInjectorConfigMap } from '../../src/istio/configmap.js';
 import { renderRequest } from '../../src/istio/render.js';
-import { detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
+import { DETECTION_MARKS, detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
 
 const matrixAccepts = (v: string): boolean =>
   new Ajv({ strict: false }).validate(matrixSchema, { cases: [{ name: 'c', workloads: 'w.yaml', istioVersion: v }] }) as boolean;
@@ -32,6 +32,24 @@ describe('Istio versions', () => {
       expect(formatIstioVersion(parseIstioVersion(v))).toBe(v);
       expect(matrixAccepts(v)).toBe(true);
     }
+  });
+
+  describe("the README's detection table", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const render = readme.slice(readme.indexOf('\n## render\n'), readme.indexOf('\n## audit\n'));
+    // `| `.Field` ... | release |`: the first code span of a row, as a template would use it
+    const rows = [...render.matchAll(/^\| `([^`]+)`[^|]*\| (master|\d+\.\d+) \|$/gm)].map((m) => ({ marker: m[1]!, release: m[2]! }));
+    const textUsing = (marker: string) => (marker.startsWith('.') ? `{{ ${marker} }}` : `${marker}\n`);
+
+    it('names for each field the release detection gives', () => {
+      expect(rows.length).toBeGreaterThan(0);
+      for (const { marker, release } of rows) expect(formatIstioVersion(detectIstioVersion(textUsing(marker))!.version), marker).toBe(release);
+    });
+
+    it('lists every field detection looks for', () => {
+      const listed = new Set(rows.map(({ marker }) => detectIstioVersion(textUsing(marker))!.reason));
+      for (const [, , reason] of DETECTION_MARKS) expect(listed, reason).toContain(reason);
+    });
   });
 
   // real exported ConfigMaps, not part of this repository: SIDECAR_RENDER_ISTIO_CONFIGMAPS names their folder
