@@ -17,7 +17,9 @@ import { loadYamlDocument } from '../../src/yaml/load.js';
 const V = parseIstioVersion;
 
 describe('Kubernetes views marshal with the json names and omitempty', () => {
-  // expected bytes follow encoding/json over k8s.io/api structs (kubectl/kube-inject output shape)
+  // The expected bytes are the output of Go 1.19's encoding/json (json.Unmarshal then json.Marshal of
+  // the same input) over mirrors of the k8s.io/api/core/v1 structs with their field order and json tags.
+  // apimachinery's Quantity was not at hand, so Go got the quantities already canonical (500m, 1Gi).
   const cases: [string, unknown, string][] = [
     ['empty pod', {}, '{"metadata":{"creationTimestamp":null},"spec":{"containers":null},"status":{}}'],
     ['container port', { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80 }] }] } }, '{"metadata":{"creationTimestamp":null},"spec":{"containers":[{"name":"a","ports":[{"containerPort":80}],"resources":{}}]},"status":{}}'],
