@@ -6,8 +6,8 @@
 //                   (ParseError | ExecError | LimitError).
 // Every case is also checked for: only template errors, no prototype change, data unchanged, no
 // JavaScript text in the output. Run with node after editing; hostile.test.ts runs the list.
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeCases } from '../helpers/write-cases.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cases = [];
@@ -120,10 +120,4 @@ add('toYaml-deep', '{{ $x := list 1 }}{{ range until 5000 }}{{ $x = list $x }}{{
 for (const c of cases) {
   if (c.expect === undefined) throw new Error('no expectation: ' + c.name);
 }
-const seen = new Set();
-for (const c of cases) {
-  if (seen.has(c.name)) throw new Error('duplicate ' + c.name);
-  seen.add(c.name);
-}
-writeFileSync(here + 'hostile-cases.jsonl', cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-console.log('hostile-cases.jsonl', cases.length);
+writeCases(here + 'hostile-cases.jsonl', cases);

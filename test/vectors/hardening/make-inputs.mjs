@@ -2,8 +2,8 @@
 // constructors, Object.prototype methods) through every lookup a template has. Go's answers
 // (prototype.expected.jsonl, from `npm run vectors`) are the proof that each name is an ordinary
 // missing key, an ordinary data key, or an ordinary error. Run with node after editing.
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeCases } from '../../helpers/write-cases.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -131,10 +131,4 @@ add({ name: 'sprig-regexFind-proto', template: '{{ regexFind "__proto__" "a__pro
 add({ name: 'sprig-urlParse-proto', template: '{{ $u := urlParse "http://h/__proto__?constructor=1" }}{{ $u.path }} {{ $u.query }} [{{ $u.constructor }}]', funcs: 'sprig' });
 add({ name: 'sprig-semver-proto', template: '{{ $v := semver "1.2.3" }}{{ $v.Major }} {{ $v.constructor }}', funcs: 'sprig' });
 
-const seen = new Set();
-for (const c of cases) {
-  if (seen.has(c.name)) throw new Error('duplicate case ' + c.name);
-  seen.add(c.name);
-}
-writeFileSync(here + 'prototype.jsonl', cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-console.log('prototype.jsonl', cases.length);
+writeCases(here + 'prototype.jsonl', cases);

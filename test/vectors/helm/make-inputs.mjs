@@ -1,20 +1,11 @@
 // Writes the helm vector inputs (funcs.jsonl, json.jsonl) of this folder. Run it with node after
 // editing, then `npm run vectors` for Go's expected outputs.
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeCases } from '../../helpers/write-cases.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-function write(file, cases) {
-  const seen = new Set();
-  for (const c of cases) {
-    if (seen.has(c.name)) throw new Error('duplicate case ' + c.name);
-    seen.add(c.name);
-    c.funcs = 'helm';
-  }
-  writeFileSync(here + file, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  console.log(file, cases.length);
-}
+const write = (file, cases) => writeCases(here + file, cases.map((c) => ({ ...c, funcs: 'helm' })));
 
 const values = { name: 'app', replicas: 3, labels: { app: 'x', tier: 'web' }, empty: '', zero: 0, list: [1, 2], nested: { a: { b: 'deep' } } };
 

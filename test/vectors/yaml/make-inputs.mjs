@@ -1,19 +1,11 @@
 // Writes the yaml vector inputs (toyaml-*.jsonl, fromyaml.jsonl) of this folder. Run it with node after
 // editing the lists, then `npm run vectors` to get Go's expected outputs.
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeCases } from '../../helpers/write-cases.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-function write(file, cases) {
-  const seen = new Set();
-  for (const c of cases) {
-    if (seen.has(c.name)) throw new Error('duplicate case ' + c.name);
-    seen.add(c.name);
-  }
-  writeFileSync(here + file, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  console.log(file, cases.length);
-}
+const write = (file, cases) => writeCases(here + file, cases);
 
 const TO_YAML = '{{ toYaml .v }}';
 
