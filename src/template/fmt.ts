@@ -74,7 +74,7 @@ function simpleSprintf(format: string, args: GoValue[]): string | undefined {
     if (typeof a === 'string') {
       if (verb === 0x73 || verb === 0x76) out += a;
       else if (verb === 0x71 && PLAIN_QUOTABLE.test(a)) out += '"' + a + '"';
-      else if (verb === 0x71 && PRINTABLE_ASCII.test(a)) out += '"' + a.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"';
+      else if (verb === 0x71 && PRINTABLE_ASCII.test(a)) out += JSON.stringify(a);
       else return undefined;
     } else if (typeof a === 'bigint' && (verb === 0x64 || verb === 0x76)) out += a.toString();
     else return undefined;

@@ -542,8 +542,9 @@ export function quote(...args: GoValue[]): string {
     const a = args[0];
     if (typeof a === 'string') {
       if (PLAIN_QUOTABLE.test(a)) return '"' + a + '"';
-      // JSON text and the like: printable ASCII, where %q escapes only quotes and backslashes.
-      if (PRINTABLE_ASCII.test(a)) return '"' + a.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"';
+      // JSON text and the like: printable ASCII, where %q escapes only quotes and backslashes, as
+      // JSON does.
+      if (PRINTABLE_ASCII.test(a)) return JSON.stringify(a);
     }
   }
   const out: string[] = [];
