@@ -62,6 +62,12 @@ function lex(src: string): Token[] {
     let value = '';
     const subs: string[] = [];
     let quoted = false;
+    /** Take src[from, to) into the word as written; returns to. */
+    const verbatim = (from: number, to: number): number => {
+      raw += src.slice(from, to);
+      value += src.slice(from, to);
+      return to;
+    };
     while (i < n) {
       const ch = src[i]!;
       if (' \t\r\n;&|()'.includes(ch)) break;
@@ -99,41 +105,28 @@ function lex(src: string): Token[] {
             j += 2;
             continue;
           }
-          const sub = readSubstitution(src, j);
-          if (sub) {
-            if (sub.body !== undefined) subs.push(sub.body);
-            raw += src.slice(j, sub.end + 1);
-            value += src.slice(j, sub.end + 1);
-            j = sub.end + 1;
+          const past = readSubstitution(src, j, subs);
+          if (past !== undefined) {
+            j = verbatim(j, past);
             continue;
           }
-          raw += src[j];
-          value += src[j];
-          j++;
+          j = verbatim(j, j + 1);
         }
         raw += '"';
         i = j + 1;
         continue;
       }
-      const sub = readSubstitution(src, i);
-      if (sub) {
-        if (sub.body !== undefined) subs.push(sub.body);
-        raw += src.slice(i, sub.end + 1);
-        value += src.slice(i, sub.end + 1);
-        i = sub.end + 1;
+      const past = readSubstitution(src, i, subs);
+      if (past !== undefined) {
+        i = verbatim(i, past);
         continue;
       }
       if (ch === '$' && src[i + 1] === '{') {
         const end = src.indexOf('}', i);
-        const e = end < 0 ? n - 1 : end;
-        raw += src.slice(i, e + 1);
-        value += src.slice(i, e + 1);
-        i = e + 1;
+        i = verbatim(i, (end < 0 ? n - 1 : end) + 1);
         continue;
       }
-      raw += ch;
-      value += ch;
-      i++;
+      i = verbatim(i, i + 1);
     }
     if (raw !== '') out.push({ kind: 'word', raw, value, subs, quoted });
   }
@@ -141,21 +134,20 @@ function lex(src: string): Token[] {
 }
 
 /**
- * The `$(...)` or backquoted command substitution starting at i, if one does: the index of its
- * last character, and the command inside (none for `$((...))`, which is arithmetic).
+ * The index just past the `$(...)` or backquoted command substitution starting at i, if one does; its
+ * command is added to subs (not for `$((...))`, which is arithmetic).
  */
-function readSubstitution(
-  src: string,
-  i: number,
-): { end: number; body: string | undefined } | undefined {
+function readSubstitution(src: string, i: number, subs: string[]): number | undefined {
   if (src[i] === '$' && src[i + 1] === '(') {
     const end = matchParen(src, i + 1);
-    return { end, body: src[i + 2] === '(' ? undefined : src.slice(i + 2, end) };
+    if (src[i + 2] !== '(') subs.push(src.slice(i + 2, end));
+    return end + 1;
   }
   if (src[i] === '`') {
     const close = src.indexOf('`', i + 1);
     const end = close < 0 ? src.length : close;
-    return { end, body: src.slice(i + 1, end) };
+    subs.push(src.slice(i + 1, end));
+    return end + 1;
   }
   return undefined;
 }
