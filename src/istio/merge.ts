@@ -24,11 +24,13 @@ export function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function own(o: JsonObject, k: string): Json | undefined {
+/** Own property only: input comes from users and must never reach a prototype. */
+export function own(o: JsonObject, k: string): Json | undefined {
   return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 }
 
-function newObject(): JsonObject {
+/** A JSON object with no prototype. */
+export function newObject(): JsonObject {
   return Object.create(null) as JsonObject;
 }
 

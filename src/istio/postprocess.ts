@@ -21,7 +21,7 @@ import { goJsonMarshal } from '../yaml/json.js';
 import { GoJsonError, decodeGo, field, structType } from './gostruct.js';
 import { GRPCAction, HTTPGetAction, PodSpec, TCPSocketAction } from './kube/core.js';
 import { ObjectMeta } from './kube/meta.js';
-import { PROXY_CONTAINER, clone, isObject, type Json, type JsonObject } from './merge.js';
+import { PROXY_CONTAINER, clone, isObject, own, type Json, type JsonObject } from './merge.js';
 import { atLeast, type IstioVersion } from './version.js';
 
 export interface PostProcessContext {
@@ -49,10 +49,6 @@ const PROMETHEUS_ENV = 'ISTIO_PROMETHEUS_ANNOTATIONS';
 const DEFAULT_STATUS_PORT = 15020;
 
 // ---------- small readers ----------
-
-function own(o: JsonObject, k: string): Json | undefined {
-  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-}
 
 function objAt(o: JsonObject, ...path: string[]): JsonObject | undefined {
   let cur: Json | undefined = o;

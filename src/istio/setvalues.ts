@@ -7,17 +7,13 @@
 // Values end up as the JSON istiod decodes from the ConfigMap, so integers are plain numbers here.
 
 import type { Json, JsonObject } from './merge.js';
-import { clone, isObject } from './merge.js';
+import { clone, isObject, newObject, own } from './merge.js';
 
 export class SetValuesError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SetValuesError';
   }
-}
-
-function newObject(): JsonObject {
-  return Object.create(null) as JsonObject;
 }
 
 /** Helm's mergeMaps for values files: `over` wins; nested maps merge; a null deletes the key. */
@@ -188,8 +184,4 @@ class StrvalsParser {
     }
     return v;
   }
-}
-
-function own(o: JsonObject, k: string): Json | undefined {
-  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 }
