@@ -11,6 +11,13 @@ import { decode64 } from './encoding.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** The hex digest of a Go string's bytes (its UTF-8 encoding unless it holds bytes that are not UTF-8). */
+function hashHex(alg: string, s: string): string {
+  return SURROGATE.test(s) ? hex(createHash(alg).update(utf8(s)).digest()) : createHash(alg).update(s, 'utf8').digest('hex');
+}
+
 function adler32(b: Uint8Array): number {
   let a = 1;
   let s = 0;
@@ -145,8 +152,8 @@ export function cryptoFuncs(ctx: SprigContext): FuncMap {
   const ifaceList = { kind: 'slice', name: '[]interface {}', elem: T.iface } as GoType;
   const bcrypt = (input: string): string => bcryptHash(utf8(input), 10, randomBytes(ctx.random, 16));
   return table([
-    def('sha1sum', 'func(string) string', (s: string) => hex(createHash('sha1').update(utf8(s)).digest())),
-    def('sha256sum', 'func(string) string', (s: string) => hex(createHash('sha256').update(utf8(s)).digest())),
+    def('sha1sum', 'func(string) string', (s: string) => hashHex('sha1', s)),
+    def('sha256sum', 'func(string) string', (s: string) => hashHex('sha256', s)),
     def('adler32sum', 'func(string) string', (s: string) => String(adler32(utf8(s)))),
     def('bcrypt', 'func(string) string', bcrypt),
     def('htpasswd', 'func(string, string) string', (user: string, password: string) =>
