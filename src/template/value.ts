@@ -325,7 +325,16 @@ export function sortKeys(keys: string[]): string[] {
     if (HIGH_UNITS.test(k)) return keys.sort(compareKeys);
     if (sorted && i > 0 && keys[i - 1]! > k) sorted = false;
   }
-  return sorted ? keys : keys.sort();
+  if (sorted) return keys;
+  if (keys.length > 16) return keys.sort();
+  // Array.prototype.sort allocates a work array on every call; a few keys sort in place.
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 export function sortedKeys(m: GoMap): string[] {

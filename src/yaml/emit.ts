@@ -829,7 +829,7 @@ function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
     if (simple) simple = ORDERED_AS_UNITS.test(k);
   }
   // Otherwise from json.Marshal's order, as toNode sorts them (yaml.v2's order may tie).
-  keys = simple ? keys.sort() : sortYamlKeys(sortKeys(keys));
+  keys = simple ? sortKeys(keys) : sortYamlKeys(sortKeys(keys));
   const pairs: [YNode, YNode][] = new Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
