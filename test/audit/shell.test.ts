@@ -16,7 +16,7 @@ const rows: Row[] = [
   ['until false; do sleep 5; done', { never: true }],
   ['while sleep 1; do echo tick; done', { never: true }],
   ['while true; do if ! nc -z localhost 8080; then break; fi; sleep 1; done', { never: false }],
-  ['while true; do [ -f /tmp/done ] && exit 0; sleep 1; done', { never: false }],
+  ['while true; do [ -f /var/run/done ] && exit 0; sleep 1; done', { never: false }],
   ["timeout 20 sh -c 'while true; do sleep 1; done'", { never: false, seconds: 20 }],
   ['i=0; while [ $i -lt 30 ]; do sleep 2; i=$((i+1)); done', { never: false, seconds: 60 }],
   ['for i in $(seq 1 20); do sleep 1; done', { seconds: 20 }],
