@@ -12,7 +12,7 @@
 //                                          validated (validate.ts): warnings in messages, errors fail
 
 import { readFileSync } from 'node:fs';
-import { parse as parseYAML } from 'yaml';
+import { yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
 import { LimitError, type ExecOptions } from '../template/index.js';
@@ -20,7 +20,7 @@ import type { FuncMap, GoValue } from '../template/value.js';
 import { istioFuncs } from '../funcs/istio.js';
 import { goJsonMarshal } from '../yaml/json.js';
 import { jsonToYaml } from '../yaml/emit.js';
-import { InputError, type LoadedDocument } from '../yaml/load.js';
+import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import {
   applyInjectionSpec,
   asDecodedByIstiod,
@@ -284,7 +284,7 @@ export function holdRequested(values: JsonObject, mesh: JsonObject, annotations:
   const pca = annotations['proxy.istio.io/config'];
   if (pca !== undefined) {
     try {
-      const p = parseYAML(pca, { version: '1.1' }) as unknown;
+      const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml' })[0]?.value as unknown;
       if (isObject(p as Json)) {
         const h = readBoolish((p as JsonObject).holdApplicationUntilProxyStarts);
         if (h !== undefined) fromMesh = h;
@@ -654,7 +654,7 @@ export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonO
 export function parseTemplateOutput(text: string, name: string): JsonObject {
   let v: unknown;
   try {
-    v = parseYAML(text, { version: '1.1', uniqueKeys: false });
+    v = yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
   } catch (e) {
     // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
     const msg = firstLine(e);

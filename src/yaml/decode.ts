@@ -6,7 +6,8 @@
 // The YAML syntax is read by the `yaml` package; resolution, aliases, merges and the conversion are
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
 
-import { parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { isAlias, isScalar, isSeq, isYamlMap, yamlLib } from './yamllib.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';
@@ -508,7 +509,7 @@ export function yamlV2Decode(text: string): V2Value {
   if (V2_CONTROL.test(text)) throw new GoYamlError('yaml: control characters are not allowed');
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
+    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
     docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
   } catch (e) {
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);

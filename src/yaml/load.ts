@@ -16,7 +16,8 @@
 //   unpositioned(value, file)                    a LoadedDocument for data that has no text
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
-import { LineCounter, parseAllDocuments, isAlias, isMap as isYamlMap, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
+import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
+import { isAlias, isScalar, isSeq, isYamlMap, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, toJsonable } from './decode.js';
@@ -387,7 +388,7 @@ class Located extends DocumentBase {
     const { node, complete } = this.node(path);
     if (!complete || !node || !isScalar(node)) return undefined;
     const s = node as Scalar;
-    if ((s.type !== Scalar.BLOCK_LITERAL && s.type !== Scalar.BLOCK_FOLDED) || !s.range) return undefined;
+    if ((s.type !== 'BLOCK_LITERAL' && s.type !== 'BLOCK_FOLDED') || !s.range) return undefined;
     const header = this.at(s.range[0]);
     // the content's indentation: that of its first non-blank line
     let i = this.text.indexOf('\n', s.range[0]);
@@ -449,8 +450,8 @@ class FastLocated extends DocumentBase {
     const colOffset = blank ? 0 : range.start - lineStart;
     let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
     if (!view) {
-      const lc = new LineCounter();
-      const docs = parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
+      const lc = new (yamlLib().LineCounter)();
+      const docs = yamlLib().parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
       const d = (Array.isArray(docs) ? docs[0] : undefined) as Document.Parsed | undefined;
       view = d && d.errors.length === 0 ? new Located(null, 0, this.file, this.start, d.contents as YamlNode | null, lc, sub, { line: line0, col: colOffset }) : undefined;
     }
@@ -663,8 +664,9 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   const first = text.trimStart()[0];
   if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000);
   if (!opts.noFastPath) {
-    if (format === 'auto' && (first === '{' || first === '[')) {
-      // JSON (as kubectl -o json writes it) is read as JSON when it is exactly that
+    // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
+    // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
+    if ((first === '{' || first === '[') && !/-0(?![.\deE])/.test(text)) {
       try {
         return loadJson(text, file, opts.maxDepth ?? 1_000);
       } catch (e) {
@@ -675,10 +677,10 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
     if (fast) return fast;
   }
 
-  const lc = new LineCounter();
+  const lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
+    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
     docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
   } catch (e) {
     if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);

@@ -3,6 +3,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
@@ -70,6 +71,38 @@ describe('fast YAML reader', () => {
     const text = '---\na: 1\n---\n# nothing\n---\nb: [1]\n';
     const f = loadYamlDocuments(text, 'x.yaml').map((d) => [d.index, d.start.line]);
     expect(f).toEqual(loadYamlDocuments(text, 'x.yaml', { noFastPath: true }).map((d) => [d.index, d.start.line]));
+  });
+});
+
+describe('JSON given as YAML (a chart\'s data.values, a JSON proxy.istio.io/config)', () => {
+  const texts: [string, string][] = [
+    ['values', '{"global":{"proxy":{"holdApplicationUntilProxyStarts":true,"lifecycle":{}},"tag":"1.20"},"sidecarInjectorWebhook":{"rewriteAppHTTPProbe":false}}'],
+    ['numbers', '{"a":1,"b":1.5,"c":1e3,"d":-0,"e":9007199254740993,"f":[1,2.25,1E-2]}'],
+    ['strings YAML 1.1 would read otherwise when plain', '{"a":"yes","b":"0x1f","c":"~","d":"1_000","e":"2001-12-14"}'],
+    ['escapes', '{"a":"x\\ty\\u00e9\\n\\"q\\"\\/","b":"\\u2028"}'],
+    ['nesting, empties and null', '[{"a":[]},{},null,[[true,false]]]'],
+    ['duplicate keys: the last wins', '{"a":1,"a":2}'],
+    ['spaced out over lines', '{\n  "a": {\n    "b": [1, 2]\n  }\n}\n'],
+  ];
+  for (const [name, text] of texts) {
+    it(`reads ${name} as the full YAML parser does`, () => {
+      const fast = loadYamlDocuments(text, 'v', { format: 'yaml' }).map((d) => json(d.value));
+      const full = loadYamlDocuments(text, 'v', { format: 'yaml', noFastPath: true }).map((d) => json(d.value));
+      expect(fast).toEqual(full);
+    });
+  }
+  it('reads random JSON as the full YAML parser does', () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 4 }), (text) => {
+        const fast = loadYamlDocuments(text, 'v', { format: 'yaml' }).map((d) => json(d.value));
+        const full = loadYamlDocuments(text, 'v', { format: 'yaml', noFastPath: true }).map((d) => json(d.value));
+        expect(fast).toEqual(full);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+  it('falls back to the YAML parser for flow YAML that is not JSON', () => {
+    expect(json(loadYamlDocuments('{a: yes, b: [x]}', 'v', { format: 'yaml' })[0]!.value)).toBe('{"a":true,"b":["x"]}');
   });
 });
 
