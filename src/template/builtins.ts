@@ -45,8 +45,7 @@ const ZERO_VALUE_TYPE = 'reflect: call of reflect.Value.Type on zero Value';
 
 function isPlainMap(v: GoValue): v is GoMap {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const p = Object.getPrototypeOf(v);
-  return p === null || p === Object.prototype;
+  return !(v instanceof Object) || Object.getPrototypeOf(v) === Object.prototype;
 }
 
 // ---------- truth ----------
@@ -121,13 +120,14 @@ function utf8Bytes(s: string): Uint8Array {
 }
 
 const UINT8 = T.uint8;
+const hasOwnKey = Object.prototype.hasOwnProperty;
 
 function index(item: GoValue, ...indexes: GoValue[]): GoValue {
   // Fast path: one string key into an untyped map (a missing key gives interface {}'s zero, nil).
-  if (indexes.length === 1 && typeof indexes[0] === 'string' && typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === null && (item as GoMap)[GO_TYPE] === undefined) {
+  if (indexes.length === 1 && typeof indexes[0] === 'string' && typeof item === 'object' && item !== null && !(item instanceof Object) && (item as GoMap)[GO_TYPE] === undefined) {
     const k = indexes[0];
-    const x = (item as GoMap)[k];
-    return x !== undefined || k in item ? x : null;
+    // (own properties only: a map from another realm is no instance of this realm's Object either)
+    return hasOwnKey.call(item, k) ? (item as GoMap)[k] : null;
   }
   if (item === undefined || item === null) throw new GoError('index of untyped nil');
   for (const idx of indexes) {

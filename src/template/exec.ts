@@ -280,8 +280,9 @@ export function typeName(v: GoValue): string {
 
 /** A Go map: a plain object (null prototype from newMap, or an object literal). Arrays and classes have other prototypes. */
 function isPlainMap(v: object): v is GoMap {
-  const p = Object.getPrototypeOf(v);
-  return p === null || p === Object.prototype;
+  // (a null-prototype map is no instance of Object: answered without asking for the prototype, which
+  // V8 does in its runtime for such objects)
+  return !(v instanceof Object) || Object.getPrototypeOf(v) === Object.prototype;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -881,10 +882,12 @@ function chainCache(n: number): ChainCache {
 }
 
 function stepOf(recv: object): Step {
-  const p = Object.getPrototypeOf(recv);
-  if (p === null) return Step.NullProtoMap;
-  if (p === Object.prototype) return Step.ObjectMap;
-  return recv instanceof GoStruct ? Step.Struct : Step.Other;
+  // A NullProtoMap is read without an own-property test, so its prototype must really be null (not
+  // another realm's Object.prototype): a null-prototype map has no `constructor` unless it holds that
+  // key (and then takes the general path). Object.getPrototypeOf of such a map runs in V8's runtime.
+  if (!(recv instanceof Object)) return (recv as { constructor?: unknown }).constructor === undefined ? Step.NullProtoMap : Step.Other;
+  if (recv instanceof GoStruct) return Step.Struct;
+  return Object.getPrototypeOf(recv) === Object.prototype ? Step.ObjectMap : Step.Other;
 }
 
 function evalFieldChain(

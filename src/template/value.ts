@@ -234,8 +234,9 @@ export const isFloatKind = (k: Kind): boolean => k === 'float32' || k === 'float
 /** True for a plain JS object used as a Go map. */
 export function isMap(v: unknown): v is GoMap {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const p = Object.getPrototypeOf(v);
-  return p === Object.prototype || p === null;
+  // (a null-prototype map is no instance of Object: answered without asking V8 for the prototype,
+  // which its runtime does for such objects)
+  return !(v instanceof Object) || Object.getPrototypeOf(v) === Object.prototype;
 }
 
 /** The Go type of a value; undefined for an invalid value, null (nil interface) has no type either. */

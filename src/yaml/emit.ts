@@ -756,8 +756,7 @@ function plainRaw(v: GoValue, depth: number): JsonRawNode | typeof NOT_PLAIN {
     return items;
   }
   if (typeof v !== 'object') return NOT_PLAIN;
-  const p = Object.getPrototypeOf(v);
-  if (p !== null && p !== Object.prototype) return NOT_PLAIN;
+  if (v instanceof Object && Object.getPrototypeOf(v) !== Object.prototype) return NOT_PLAIN;
   const m = v as GoMap;
   const t = m[GO_TYPE];
   if (t !== undefined && (t.marshalJSON || t.kind !== 'map' || t.key === undefined || t.key.kind !== 'string')) return NOT_PLAIN;
@@ -816,8 +815,7 @@ function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
     return { kind: 'seq', items };
   }
   if (typeof v !== 'object') return NOT_PLAIN;
-  const p = Object.getPrototypeOf(v);
-  if (p !== null && p !== Object.prototype) return NOT_PLAIN;
+  if (v instanceof Object && Object.getPrototypeOf(v) !== Object.prototype) return NOT_PLAIN;
   const m = v as GoMap;
   const t = m[GO_TYPE];
   if (t !== undefined && (t.marshalJSON || t.kind !== 'map' || t.key === undefined || t.key.kind !== 'string')) return NOT_PLAIN;

@@ -2,6 +2,7 @@
 // random IV, bcrypt/htpasswd with an injected random salt. Key and certificate generation needs a
 // random source node:crypto cannot take, so those functions exist but report an error.
 
+import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
 import { def, GoStruct, T, GoFunc, type FuncMap, type GoType, type GoValue } from '../../template/value.js';
 import { bcryptHash } from './bcrypt.js';
@@ -15,8 +16,13 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 /** The hex digest of a Go string's bytes (its UTF-8 encoding unless it holds bytes that are not UTF-8). */
 function hashHex(alg: string, s: string): string {
-  return SURROGATE.test(s) ? hex(createHash(alg).update(utf8(s)).digest()) : createHash(alg).update(s, 'utf8').digest('hex');
+  if (SURROGATE.test(s)) return hex(createHash(alg).update(utf8(s)).digest());
+  return oneShot ? oneShot(alg, s, 'hex') : createHash(alg).update(s, 'utf8').digest('hex');
 }
+
+/** crypto.hash (Node 20.12 and later): a one-shot digest, about 2.5 times as fast as a Hash object for
+ *  the short texts templates hash. */
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
 function adler32(b: Uint8Array): number {
   let a = 1;
