@@ -863,6 +863,8 @@ interface ChainCache {
   /** The receiver last met at each step and what it is (Step): the same object needs no prototype test. */
   recvs: (object | undefined)[];
   steps: Step[];
+  /** That receiver's Go map type (GO_TYPE, set when a map is made and never changed). */
+  mts: (GoType | undefined)[];
 }
 
 const enum Step {
@@ -878,6 +880,7 @@ function chainCache(n: number): ChainCache {
     sels: new Array<StructSelector | undefined>(n).fill(undefined),
     recvs: new Array<object | undefined>(n).fill(undefined),
     steps: new Array<Step>(n).fill(Step.Other),
+    mts: new Array<GoType | undefined>(n).fill(undefined),
   };
 }
 
@@ -908,15 +911,19 @@ function evalFieldChain(
   for (; i < n; i++) {
     if (i < last && typeof recv === 'object' && recv !== null) {
       let step: Step;
-      if (recv === ic.recvs[i]) step = ic.steps[i]!;
-      else {
+      let mt: GoType | undefined;
+      if (recv === ic.recvs[i]) {
+        step = ic.steps[i]!;
+        mt = ic.mts[i];
+      } else {
         step = stepOf(recv);
+        mt = step === Step.NullProtoMap || step === Step.ObjectMap ? (recv as GoMap)[GO_TYPE] : undefined;
         ic.recvs[i] = recv;
         ic.steps[i] = step;
+        ic.mts[i] = mt;
       }
       if (step === Step.NullProtoMap || step === Step.ObjectMap) {
         // A string-keyed map without methods (decoded YAML/JSON, map[string]string): what evalField does.
-        const mt = (recv as GoMap)[GO_TYPE];
         if (mt === undefined || (mt.methods === undefined && mt.key !== undefined && mt.key.name === 'string')) {
           const key = ident[i]!;
           const np = step === Step.NullProtoMap;
