@@ -20,7 +20,7 @@ export class GoYamlError extends Error {
 type Style = 'plain' | 'single' | 'double' | 'literal';
 
 type YNode =
-  | { kind: 'scalar'; value: string; style: Style }
+  | { kind: 'scalar'; value: string; style: Style; info: ScalarInfo | undefined }
   | { kind: 'seq'; items: YNode[] }
   | { kind: 'map'; pairs: [YNode, YNode][] };
 
@@ -113,12 +113,18 @@ function checkReadable(s: string): void {
 
 /** encoder.stringv: plain when the text would read back as the same string, double-quoted when it
  *  would resolve to another type, literal when it holds a newline. */
-function stringNode(s: string): YNode {
-  return { kind: 'scalar', value: s, style: stringStyle(s) };
+function stringNode(s: string, info: ScalarInfo | undefined = s.length <= CACHED_LENGTH ? scalarInfo(s) : undefined): YNode {
+  // (the node keeps the cached facts of its text, so writing it looks nothing up again)
+  return { kind: 'scalar', value: s, style: stringStyle(s, info), info };
 }
 
-function stringStyle(s: string): Style {
-  const info = s.length <= CACHED_LENGTH ? scalarInfo(s) : undefined;
+/** AS_IS.test(s), kept with the text's facts when it is short. */
+function asIs(s: string, info: ScalarInfo | undefined): boolean {
+  if (info === undefined) return AS_IS.test(s);
+  return (info.asIs ??= AS_IS.test(s));
+}
+
+function stringStyle(s: string, info: ScalarInfo | undefined): Style {
   if (info?.style !== undefined) return info.style;
   let style: Style;
   if (s.includes('\n')) style = 'literal';
@@ -136,6 +142,10 @@ interface ScalarInfo {
   cps?: number[];
   analysis?: Analysis;
   style?: Style;
+  /** AS_IS: json.Marshal and yaml.v2 keep the text as it is. */
+  asIs?: boolean;
+  /** ORDERED_AS_UNITS: yaml.v2's key order for it is UTF-16 order. */
+  units?: boolean;
 }
 
 const CACHED_LENGTH = 128;
@@ -150,6 +160,17 @@ function scalarInfo(s: string): ScalarInfo {
     scalarInfos.set(s, info);
   }
   return info;
+}
+
+/** analyzed() of a scalar node's text, through the facts the node carries when it has them. */
+function analyzedNode(n: { value: string; info: ScalarInfo | undefined }): { cps: number[]; analysis: Analysis } {
+  const info = n.info;
+  if (info === undefined) return analyzed(n.value);
+  if (info.cps === undefined) {
+    info.cps = runes(n.value);
+    info.analysis = analyze(info.cps);
+  }
+  return info as { cps: number[]; analysis: Analysis };
 }
 
 /** The code points of a scalar and their analysis (shared, never changed). */
@@ -175,7 +196,7 @@ function numberNode(text: string): YNode {
     const f = r.value as number;
     out = Number.isNaN(f) ? '.nan' : f === Infinity ? '.inf' : f === -Infinity ? '-.inf' : formatFloat(f, 'g', 64);
   } else return stringNode(text);
-  return { kind: 'scalar', value: out, style: 'plain' };
+  return { kind: 'scalar', value: out, style: 'plain', info: undefined };
 }
 
 /**
@@ -229,8 +250,8 @@ function checkSimpleKey(k: string): void {
 }
 
 function toNode(j: JsonRawNode): YNode {
-  if (j === null) return { kind: 'scalar', value: 'null', style: 'plain' };
-  if (j === true || j === false) return { kind: 'scalar', value: String(j), style: 'plain' };
+  if (j === null) return { kind: 'scalar', value: 'null', style: 'plain', info: undefined };
+  if (j === true || j === false) return { kind: 'scalar', value: String(j), style: 'plain', info: undefined };
   if (typeof j === 'string') {
     checkReadable(j);
     return stringNode(foldRawBreaks(j));
@@ -382,8 +403,11 @@ function analyze(value: number[]): Analysis {
 const HEXU = '0123456789ABCDEF';
 
 class Emitter {
-  // Finished lines, and the line being written: one growing string would keep millions of
-  // rope pieces alive.
+  // Finished lines, and the line being written. The first lines go into one string (most documents
+  // are a few lines: joining an array cost more than writing them); one growing string for a large
+  // document would keep millions of rope pieces alive, so later lines go into an array.
+  private head = '';
+  private headLines = 0;
   private readonly lines: string[] = [];
   private out = '';
   private column = 0;
@@ -398,7 +422,7 @@ class Emitter {
   private readonly bestWidth = 80;
 
   result(): string {
-    return this.lines.join('') + this.out;
+    return this.lines.length === 0 ? this.head + this.out : this.head + this.lines.join('') + this.out;
   }
 
   document(root: YNode): void {
@@ -419,7 +443,10 @@ class Emitter {
   }
 
   private putBreak(): void {
-    this.lines.push(this.out + '\n');
+    if (this.headLines < 64) {
+      this.head += this.out + '\n';
+      this.headLines++;
+    } else this.lines.push(this.out + '\n');
     this.out = '';
     this.column = 0;
   }
@@ -462,7 +489,7 @@ class Emitter {
   private node(n: YNode, mapping: boolean, simpleKey: boolean): void {
     this.mappingContext = mapping;
     this.simpleKeyContext = simpleKey;
-    if (n.kind === 'scalar') this.scalar(n.value, n.style);
+    if (n.kind === 'scalar') this.scalar(n);
     else if (n.kind === 'seq') {
       if (this.flowLevel > 0 || n.items.length === 0) this.flowCollection('[', ']');
       else this.blockSequence(n.items);
@@ -513,13 +540,15 @@ class Emitter {
   /** yaml_emitter_check_simple_key: single-line scalars of at most 128 bytes. */
   private checkSimpleKey(k: YNode): boolean {
     if (k.kind !== 'scalar') return k.kind === 'seq' ? k.items.length === 0 : k.pairs.length === 0;
-    if (analyzed(k.value).analysis.multiline) return false;
-    return Buffer.byteLength(k.value, 'utf8') <= 128;
+    if (analyzedNode(k).analysis.multiline) return false;
+    // (a UTF-16 unit is at most 3 bytes of UTF-8)
+    return k.value.length * 3 <= 128 || Buffer.byteLength(k.value, 'utf8') <= 128;
   }
 
-  private scalar(value: string, requested: Style): void {
-    const { cps, analysis: a } = analyzed(value);
-    let style = requested;
+  private scalar(n: { value: string; style: Style; info: ScalarInfo | undefined }): void {
+    const value = n.value;
+    const { cps, analysis: a } = analyzedNode(n);
+    let style = n.style;
     if (this.simpleKeyContext && a.multiline) style = 'double';
     if (style === 'plain') {
       if ((this.flowLevel > 0 && !a.flowPlainAllowed) || (this.flowLevel === 0 && !a.blockPlainAllowed)) style = 'single';
@@ -786,13 +815,15 @@ function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
       return NULL_NODE;
     case 'boolean':
       return v ? TRUE_NODE : FALSE_NODE;
-    case 'string':
-      return AS_IS.test(v) ? stringNode(v) : NOT_PLAIN;
+    case 'string': {
+      const info = v.length <= CACHED_LENGTH ? scalarInfo(v) : undefined;
+      return asIs(v, info) ? stringNode(v, info) : NOT_PLAIN;
+    }
     case 'number':
       if (!Number.isFinite(v)) return NOT_PLAIN;
       // json.Marshal writes an integral float64 below 1e21 as its digits, which yaml.v2 reads as an int
       // and writes back the same ("-0" reads as 0, as String(-0) is).
-      if (Number.isInteger(v) && v < 1e15 && v > -1e15) return { kind: 'scalar', value: String(v), style: 'plain' };
+      if (Number.isInteger(v) && v < 1e15 && v > -1e15) return { kind: 'scalar', value: String(v), style: 'plain', info: undefined };
       return numberNode(jsonFloat(v, 64));
     case 'bigint':
       return numberNode(v.toString());
@@ -823,8 +854,10 @@ function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
   let simple = true;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    if (!AS_IS.test(k) || k.length * 6 + 2 > 1024) return NOT_PLAIN;
-    if (simple) simple = ORDERED_AS_UNITS.test(k);
+    if (k.length * 6 + 2 > 1024) return NOT_PLAIN;
+    const info = k.length <= CACHED_LENGTH ? scalarInfo(k) : undefined;
+    if (!asIs(k, info)) return NOT_PLAIN;
+    if (simple) simple = info === undefined ? ORDERED_AS_UNITS.test(k) : (info.units ??= ORDERED_AS_UNITS.test(k));
   }
   // Otherwise from json.Marshal's order, as toNode sorts them (yaml.v2's order may tie).
   keys = simple ? sortKeys(keys) : sortYamlKeys(sortKeys(keys));
@@ -838,9 +871,9 @@ function plainNode(v: GoValue, depth: number): YNode | typeof NOT_PLAIN {
   return { kind: 'map', pairs };
 }
 
-const NULL_NODE: YNode = { kind: 'scalar', value: 'null', style: 'plain' };
-const TRUE_NODE: YNode = { kind: 'scalar', value: 'true', style: 'plain' };
-const FALSE_NODE: YNode = { kind: 'scalar', value: 'false', style: 'plain' };
+const NULL_NODE: YNode = { kind: 'scalar', value: 'null', style: 'plain', info: undefined };
+const TRUE_NODE: YNode = { kind: 'scalar', value: 'true', style: 'plain', info: undefined };
+const FALSE_NODE: YNode = { kind: 'scalar', value: 'false', style: 'plain', info: undefined };
 
 /** sigs.k8s.io/yaml.Marshal(v): the YAML text, ending in a newline. Throws GoYamlError (Go's text). */
 export function toYaml(v: GoValue): string {
