@@ -42,6 +42,7 @@ import {
   GoStruct,
   T,
   asDeclared,
+  intern,
   bitsOf,
   isFloatKind,
   sortKeys,
@@ -516,7 +517,8 @@ function evalArg(s: State, dot: GoValue, di: boolean, t: GoType, a: ArgEval): Go
       return validateType(s, a.expr!(s, dot, di), t);
     default: {
       if (a.litType === t) return a.litValue;
-      const v = literalArg(s, t, a.node, dot);
+      let v = literalArg(s, t, a.node, dot);
+      if (typeof v === 'string' && v.length <= 256) v = intern(v);
       a.litType = t;
       a.litValue = v;
       return v;
@@ -865,6 +867,8 @@ interface ChainCache {
   steps: Step[];
   /** That receiver's Go map type (GO_TYPE, set when a map is made and never changed). */
   mts: (GoType | undefined)[];
+  /** The chain's names were interned (see intern). */
+  interned: boolean;
 }
 
 const enum Step {
@@ -881,6 +885,7 @@ function chainCache(n: number): ChainCache {
     recvs: new Array<object | undefined>(n).fill(undefined),
     steps: new Array<Step>(n).fill(Step.Other),
     mts: new Array<GoType | undefined>(n).fill(undefined),
+    interned: false,
   };
 }
 
@@ -906,6 +911,10 @@ function evalFieldChain(
   ic: ChainCache,
 ): GoValue {
   const n = ident.length;
+  if (!ic.interned) {
+    for (let j = 0; j < n; j++) ident[j] = intern(ident[j]!);
+    ic.interned = true;
+  }
   const last = args.length === 0 && final === MISSING ? n : n - 1;
   let i = 0;
   for (; i < n; i++) {

@@ -54,23 +54,6 @@ export abstract class Node {
   }
 }
 
-/** Literal texts up to this long are interned. */
-const INTERN_MAX = 256;
-
-/**
- * The engine's own copy of a name or literal: the same text, as the property key V8 keeps (an
- * internalized string). Looking up a map key that is not internalized hashes it against V8's string
- * table on every lookup, and names of keys that are absent (an annotation a pod does not have) never
- * become internalized by lookups alone.
- */
-function intern(s: string): string {
-  // (no prototype: a setter planted on Object.prototype must not see the name)
-  const o = Object.create(null) as Record<string, number>;
-  o[s] = 0;
-  for (const k in o) return k;
-  return s;
-}
-
 export class ListNode extends Node {
   readonly type = NodeType.List;
   readonly nodes: Node[] = [];
@@ -168,7 +151,7 @@ export class VariableNode extends Node {
   readonly ident: string[];
   constructor(tree: TreeInfo, pos: number, ident: string) {
     super(tree, pos);
-    this.ident = ident.split('.').map(intern);
+    this.ident = ident.split('.');
   }
   writeTo(sb: string[]): void {
     sb.push(this.ident.join('.'));
@@ -195,7 +178,7 @@ export class FieldNode extends Node {
   readonly ident: string[];
   constructor(tree: TreeInfo, pos: number, ident: string) {
     super(tree, pos);
-    this.ident = ident.slice(1).split('.').map(intern);
+    this.ident = ident.slice(1).split('.');
   }
   writeTo(sb: string[]): void {
     for (const id of this.ident) sb.push('.', id);
@@ -210,7 +193,7 @@ export class ChainNode extends Node {
     super(tree, pos);
   }
   add(field: string): void {
-    this.field.push(intern(field.slice(1)));
+    this.field.push(field.slice(1));
   }
   writeTo(sb: string[]): void {
     if (this.node instanceof PipeNode) {
@@ -253,10 +236,8 @@ export class NumberNode extends Node {
 
 export class StringNode extends Node {
   readonly type = NodeType.String;
-  readonly text: string;
-  constructor(tree: TreeInfo, pos: number, readonly quoted: string, text: string) {
+  constructor(tree: TreeInfo, pos: number, readonly quoted: string, readonly text: string) {
     super(tree, pos);
-    this.text = text.length <= INTERN_MAX ? intern(text) : text;
   }
   writeTo(sb: string[]): void {
     sb.push(this.quoted);

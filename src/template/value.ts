@@ -557,3 +557,17 @@ export function bitsOf(k: Kind): number {
       return 64;
   }
 }
+
+/**
+ * The same text as the property key V8 keeps (an internalized string). The engine interns the names
+ * and string literals a template looks up, once, when a site first runs: looking up a map key that is
+ * not internalized hashes it against V8's string table on every lookup, and names of keys that are
+ * absent (an annotation a pod does not have) never become internalized by lookups alone.
+ */
+export function intern(s: string): string {
+  // (no prototype: a setter planted on Object.prototype must not see the name)
+  const o = Object.create(null) as Record<string, number>;
+  o[s] = 0;
+  for (const k in o) return k;
+  return s;
+}
