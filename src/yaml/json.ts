@@ -871,8 +871,59 @@ function kindName(v: unknown): string {
   return 'object';
 }
 
+const NOT_NATIVE: unique symbol = Symbol('notNative');
+
+/** A \uXXXX escape of a surrogate: Go decodes a lone one as U+FFFD, JSON.parse keeps it. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * json.Unmarshal into interface{} through the engine's JSON.parse, where the two agree: text without
+ * surrogates (bytes that are not UTF-8, or escapes of surrogates), every number finite, nesting within
+ * Go's 10,000 levels. NOT_NATIVE otherwise, and for text JSON.parse rejects: the byte parser then gives
+ * Go's result or Go's error. Objects become null-prototype maps (own keys only, `__proto__` included).
+ */
+function nativeUnmarshal(text: string): GoValue | typeof NOT_NATIVE {
+  if (LONE_OR_PAIRED_SURROGATE.test(text) || SURROGATE_ESCAPE.test(text)) return NOT_NATIVE;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return NOT_NATIVE;
+  }
+  try {
+    return fromNative(raw, 0);
+  } catch (e) {
+    if (e === NOT_NATIVE || e instanceof RangeError) return NOT_NATIVE;
+    throw e;
+  }
+}
+
+function fromNative(v: unknown, depth: number): GoValue {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      if (!Number.isFinite(v)) throw NOT_NATIVE;
+      return v;
+  }
+  if (v === null) return null;
+  if (depth >= 10000) throw NOT_NATIVE;
+  if (Array.isArray(v)) {
+    const out: GoValue[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = fromNative(v[i], depth + 1);
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  const m = newMap();
+  for (const k of Object.keys(o)) m[k] = fromNative(o[k], depth + 1);
+  return m;
+}
+
 /** json.Unmarshal(text, &v) with v interface{}: numbers float64, objects null-prototype maps. Throws GoJsonError. */
 export function goJsonUnmarshal(text: string): GoValue {
+  const fast = nativeUnmarshal(text);
+  if (fast !== NOT_NATIVE) return fast;
   const { value, error } = parseJson(jsonBytes(text));
   if (error) throw new GoJsonError(error);
   return value as GoValue;

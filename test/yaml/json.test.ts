@@ -1,6 +1,7 @@
 // encoding/json over typed values (structs, tags, omitempty, embedding, MarshalJSON, unsupported
 // values) and the toYaml of the same values. Expected texts were produced by Go 1.19 with
 // encoding/json and sigs.k8s.io/yaml on the equivalent Go types (listed in each row's comment).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   GoNil,
@@ -18,7 +19,7 @@ import {
   type GoValue,
   type StructField,
 } from '../../src/template/value.js';
-import { GoJsonError, goJsonMarshal } from '../../src/yaml/json.js';
+import { GoJsonError, goJsonMarshal, goJsonUnmarshal, parseJson } from '../../src/yaml/json.js';
 import { GoYamlError, toYaml } from '../../src/yaml/emit.js';
 
 const f = (name: string, json: string, type: GoType, extra: Partial<StructField> = {}): StructField => ({ name, json, type, ...extra });
@@ -162,5 +163,49 @@ describe('goJsonMarshal and toYaml on typed values', () => {
   });
   it('a struct value is never a map: GoStruct subclasses marshal by their declared fields', () => {
     expect(new RecordStruct(InnerT, { A: 'x' })).toBeInstanceOf(GoStruct);
+  });
+});
+
+describe('json.Unmarshal into interface{}: the JSON.parse path agrees with the byte parser', () => {
+  // parseJson is the byte-level reader (Go's scanner); goJsonUnmarshal takes JSON.parse where the two agree.
+  const slow = (text: string): string => {
+    try {
+      const r = parseJson(Buffer.from(text, 'utf8'));
+      return r.error ? `error: ${r.error}` : goJsonMarshal(r.value as GoValue);
+    } catch (e) {
+      if (e instanceof GoJsonError) return `error: ${e.message}`;
+      throw e;
+    }
+  };
+  const fast = (text: string): string => {
+    try {
+      return goJsonMarshal(goJsonUnmarshal(text));
+    } catch (e) {
+      if (e instanceof GoJsonError) return `error: ${e.message}`;
+      throw e;
+    }
+  };
+  const texts = [
+    '{"a":1,"b":[true,null,"x"],"c":{"d":-0}}',
+    '[1e-400, -0, 0.1e-320, 1.5e300, 12345678901234567890]',
+    '{"a":1e400}',
+    '{"__proto__":{"polluted":1},"constructor":"x"}',
+    '"\\ud800"',
+    '"\\ud83d\\ude00 \\u00e9 \\u2028"',
+    '{"a":1,"a":2}',
+    '  [ ]  ',
+    '',
+    '{"a":}',
+    '['.repeat(500) + '{"a":1}' + ']'.repeat(500),
+  ];
+  for (const t of texts) it(`reads ${JSON.stringify(t.slice(0, 40))}`, () => expect(fast(t)).toBe(slow(t)));
+  it('reads random JSON', () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 5 }), (t) => {
+        expect(fast(t)).toBe(slow(t));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
