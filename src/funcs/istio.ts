@@ -128,8 +128,12 @@ function fraction(v: bigint, prec: number): string {
   return whole.toString() + (frac ? '.' + frac : '');
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** strings.ToLower: per code point (no context rules like JavaScript's final sigma). */
 export function goToLower(s: string): string {
+  // ASCII lowers the same way in both languages
+  if (ASCII_ONLY.test(s)) return s.toLowerCase();
   let out = '';
   for (const ch of s) {
     if (ch === '\u0130') out += 'i';

@@ -516,6 +516,8 @@ function substr(start: bigint, end: bigint, s: string): string {
 }
 
 function trunc(c: number, s: string): string {
+  // ASCII: a byte is a UTF-16 unit
+  if (ASCII_ONLY.test(s)) return c < 0 ? (s.length + c > 0 ? s.slice(s.length + c) : s) : s.length > c ? s.slice(0, c) : s;
   const b = utf8(s);
   if (c < 0 && b.length + c > 0) return fromUtf8(b.subarray(b.length + c));
   if (c >= 0 && b.length > c) return fromUtf8(b.subarray(0, c));
@@ -535,6 +537,8 @@ function indent(spaces: number, v: string): string {
 /** Printable ASCII but '"' and '\\': %q of such a string is the string between double quotes. */
 const PLAIN_QUOTABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** ASCII only: a UTF-16 unit per byte, and JavaScript's case mapping is Go's. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 export function quote(...args: GoValue[]): string {
   // Most calls quote one plain string (a name, a port, an annotation value).
@@ -581,8 +585,8 @@ export function stringFuncs(ctx: SprigContext): FuncMap {
     def('abbrevboth', 'func(int, int, string) string', (l: bigint, r: bigint, s: string) => abbrevboth(num(l), num(r), s)),
     def('trunc', 'func(int, string) string', (c: bigint, s: string) => trunc(num(c), s)),
     def('trim', 'func(string) string', trimSpace),
-    def('upper', 'func(string) string', (s: string) => mapRunes(s, toUpperRune)),
-    def('lower', 'func(string) string', (s: string) => mapRunes(s, toLowerRune)),
+    def('upper', 'func(string) string', (s: string) => (ASCII_ONLY.test(s) ? s.toUpperCase() : mapRunes(s, toUpperRune))),
+    def('lower', 'func(string) string', (s: string) => (ASCII_ONLY.test(s) ? s.toLowerCase() : mapRunes(s, toLowerRune))),
     def('title', 'func(string) string', title),
     def('untitle', 'func(string) string', uncapitalize),
     def('substr', 'func(int, int, string) string', (a: bigint, b: bigint, s: string) => substr(a, b, s)),
