@@ -1,0 +1,33 @@
+// Case (a) of bench/run.js alone, in a loop, for `node --cpu-prof bench/lib/profile-a.js [SECONDS]`.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = process.env.SIDECAR_RENDER_DIST ?? join(here, '..', '..', 'dist');
+const imp = (p) => import(pathToFileURL(join(dist, p)).href);
+const { Template } = await imp('template/index.js');
+const { sliceOf } = await imp('template/value.js');
+const { funcSet } = await imp('funcs/index.js');
+const { decodeGo, plainToGo } = await imp('istio/gostruct.js');
+const { ObjectMeta } = await imp('istio/kube/meta.js');
+const { Container } = await imp('istio/kube/core.js');
+
+const text = readFileSync(join(here, '..', 'templates', 'injection.tmpl'), 'utf8');
+const json = JSON.parse(readFileSync(join(here, '..', 'data', 'injection.json'), 'utf8'));
+const data = plainToGo(json);
+data.ObjectMeta = decodeGo(ObjectMeta, json.ObjectMeta);
+data.Containers = decodeGo(sliceOf(Container), json.Containers);
+const t = new Template('inject').funcs(funcSet('istio')).parse(text);
+
+const seconds = Number(process.argv[2] ?? 3);
+let n = 0;
+const start = performance.now();
+let best = Infinity;
+while (performance.now() - start < seconds * 1000) {
+  const t0 = performance.now();
+  for (let i = 0; i < 1000; i++) t.execute(data);
+  best = Math.min(best, (performance.now() - t0) / 1000);
+  n += 1000;
+}
+console.log(`${n} renders, best batch ${(best * 1000).toFixed(1)} µs/render, mean ${(((performance.now() - start) * 1000) / n).toFixed(1)} µs`);
