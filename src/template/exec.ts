@@ -189,6 +189,9 @@ interface ArgEval {
   /** A literal converted for the parameter type it was last passed to. */
   litType?: GoType;
   litValue?: GoValue;
+  /** A literal as a function received it (toJs) for the parameter type litJsType. */
+  litJsType?: GoType;
+  litJs?: GoValue;
 }
 
 const NO_ARGS: ArgEval[] = [];
@@ -657,7 +660,17 @@ function argValue(s: State, dot: GoValue, di: boolean, a: ArgEval, t: GoType, c:
     s.node = a.node;
     s.iface = di;
     v = dot;
-  } else return toJs(t, evalArg(s, dot, di, t, a));
+  } else if (a.kind === ArgKind.Literal && a.litJsType === t) {
+    // (converted when the site first ran: a literal's conversion cannot fail the second time)
+    return a.litJs;
+  } else {
+    const x = toJs(t, evalArg(s, dot, di, t, a));
+    if (a.kind === ArgKind.Literal) {
+      a.litJsType = t;
+      a.litJs = x;
+    }
+    return x;
+  }
   return convert(s, v, t, c);
 }
 
