@@ -5,6 +5,7 @@
 // user calls the engine (plain JavaScript objects, whose prototype is Object.prototype), with
 // getters planted on every built-in prototype, and with snapshots of the data and the prototypes.
 
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCase, type BatchCase } from '../../src/batch.js';
 import { Template, TemplateError } from '../../src/template/index.js';
@@ -141,6 +142,18 @@ describe('values that are not Go values stay unreachable', () => {
       const out = render(src, data, 'builtin');
       expect(out).not.toMatch(/^s$|^m$|CANARY/);
     }
+  });
+
+  it('maps made in another realm (a vm context) are read by their own keys only', () => {
+    // They are no instances of this realm's Object: the engine must not take them for null-prototype maps.
+    const data = runInNewContext('({ x: { b: "y" }, n: Object.setPrototypeOf({ b: "z" }, null) })') as unknown;
+    const cases: [string, string][] = [
+      ['{{ .x.b }}|{{ .n.b }}', 'y|z'],
+      ['{{ .x.constructor }}|{{ .x.toString }}|{{ .n.constructor }}', '<no value>|<no value>|<no value>'],
+      ['{{ index .x "constructor" }}|{{ index .x "hasOwnProperty" }}', '<no value>|<no value>'],
+      ['{{ range $k, $v := .x }}{{ $k }}={{ $v }}{{ end }} {{ toJson .x }}', 'b=y {"b":"y"}'],
+    ];
+    for (const [src, want] of cases) expect(render(src, data, 'sprig')).toBe(want);
   });
 
   it('JavaScript functions, Dates, Maps, symbols in data are never called or exposed', () => {
