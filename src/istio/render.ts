@@ -415,7 +415,8 @@ export class Renderer {
     return (this.funcsEntry ??= funcsFor(this.version, this.env(), this.usesRender()));
   }
 
-  private template(name: string): Template {
+  /** The config's template `name`, parsed with this release's functions (once per renderer). */
+  template(name: string): Template {
     const text = this.inputs.config.templates[name];
     if (text === undefined) {
       const have = Object.keys(this.inputs.config.templates).sort().join(', ');

@@ -5,7 +5,7 @@ package main
 //
 // Protocol (JSON Lines): each stdin line is a case
 //
-//	{"name","template","data","funcs","typed","mode":"exec"|"parse","seconds"}
+//	{"name","template","data","funcs","typed","shape","mode":"exec"|"parse","seconds"}
 //
 // and each stdout line, in the same order, is
 //
@@ -13,6 +13,7 @@ package main
 //
 // "typed": the data's ObjectMeta and Containers keys are decoded into the Istio stand-in types (the
 // types the Istio functions take), the rest stays as encoding/json decoded it.
+// "shape": "sidecar" decodes the data into a stand-in of istiod's SidecarTemplateData (sidecar.go).
 // "mode": exec times Execute of a template parsed once (warm); parse times New+Funcs+Parse.
 
 import (
@@ -39,6 +40,7 @@ type benchCase struct {
 	Data     json.RawMessage `json:"data"`
 	Funcs    string          `json:"funcs"`
 	Typed    bool            `json:"typed"`
+	Shape    string          `json:"shape"`
 	Mode     string          `json:"mode"`
 	Seconds  float64         `json:"seconds"`
 }
@@ -102,6 +104,9 @@ func benchFuncs(name string) (template.FuncMap, error) {
 func benchData(c *benchCase) (interface{}, error) {
 	if len(c.Data) == 0 {
 		return nil, nil
+	}
+	if c.Shape == "sidecar" {
+		return sidecarData(c.Data)
 	}
 	var v interface{}
 	if err := json.Unmarshal(c.Data, &v); err != nil {
