@@ -76,6 +76,10 @@ describe('hold and native sidecars', () => {
     expect(holdRequested({}, { defaultConfig: { holdApplicationUntilProxyStarts: true } }, { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: false' })).toBe(false);
     expect(holdRequested({}, {}, { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: true\n' })).toBe(true);
     expect(holdRequested({}, {}, {})).toBe(false);
+    // JSON (read by the JSON reader), YAML 1.1's `yes`, and an unreadable annotation (the mesh decides)
+    expect(holdRequested({}, {}, { 'proxy.istio.io/config': '{"holdApplicationUntilProxyStarts": true}' })).toBe(true);
+    expect(holdRequested({}, {}, { 'proxy.istio.io/config': 'holdApplicationUntilProxyStarts: yes' })).toBe(true);
+    expect(holdRequested({}, { defaultConfig: { holdApplicationUntilProxyStarts: true } }, { 'proxy.istio.io/config': '{holdApplicationUntilProxyStarts: [' })).toBe(true);
   });
 
   it('turns native sidecars on in auto mode from Kubernetes 1.33', () => {
