@@ -36,6 +36,7 @@ import { normalizeGoString } from '../template/strconv.js';
 import { goJsonMarshal, goJsonUnmarshal } from '../yaml/json.js';
 import { toYaml as goYamlMarshal } from '../yaml/emit.js';
 import { sprigFuncs } from './sprig/index.js';
+import { goLower } from './sprig/strings.js';
 import { ObjectMeta } from '../istio/kube/meta.js';
 import { Container } from '../istio/kube/core.js';
 
@@ -126,23 +127,6 @@ function fraction(v: bigint, prec: number): string {
   const whole = v / div;
   let frac = (v % div).toString().padStart(prec, '0').replace(/0+$/, '');
   return whole.toString() + (frac ? '.' + frac : '');
-}
-
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
-
-/** strings.ToLower: per code point (no context rules like JavaScript's final sigma). */
-export function goToLower(s: string): string {
-  // ASCII lowers the same way in both languages
-  if (ASCII_ONLY.test(s)) return s.toLowerCase();
-  let out = '';
-  for (const ch of s) {
-    if (ch === '\u0130') out += 'i';
-    else {
-      const l = ch.toLowerCase();
-      out += [...l].length === 1 ? l : ch;
-    }
-  }
-  return out;
 }
 
 /** path.Split's directory: everything up to and including the last slash. */
@@ -370,7 +354,7 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
   add(def('indent', 'func(int, string) string', indent));
   add(def('directory', 'func(string) string', directory));
   add(def('contains', 'func(string, string) bool', (needle: string, haystack: string) => haystack.includes(needle)));
-  add(def('toLower', 'func(string) string', goToLower));
+  add(def('toLower', 'func(string) string', goLower));
   add(def('appendMultusNetwork', 'func(string, string) string', appendMultusNetwork));
   add(
     def('env', 'func(string, string) string', (key: string, dflt: string) => {

@@ -540,6 +540,16 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** ASCII only: a UTF-16 unit per byte, and JavaScript's case mapping is Go's. */
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
+/** strings.ToUpper (Sprig's upper). */
+export function goUpper(s: string): string {
+  return ASCII_ONLY.test(s) ? s.toUpperCase() : mapRunes(s, toUpperRune);
+}
+
+/** strings.ToLower (Sprig's lower, Istio's toLower): a byte that is not UTF-8 becomes U+FFFD. */
+export function goLower(s: string): string {
+  return ASCII_ONLY.test(s) ? s.toLowerCase() : mapRunes(s, toLowerRune);
+}
+
 export function quote(...args: GoValue[]): string {
   // Most calls quote one plain string (a name, a port, an annotation value).
   if (args.length === 1) {
@@ -585,8 +595,8 @@ export function stringFuncs(ctx: SprigContext): FuncMap {
     def('abbrevboth', 'func(int, int, string) string', (l: bigint, r: bigint, s: string) => abbrevboth(num(l), num(r), s)),
     def('trunc', 'func(int, string) string', (c: bigint, s: string) => trunc(num(c), s)),
     def('trim', 'func(string) string', trimSpace),
-    def('upper', 'func(string) string', (s: string) => (ASCII_ONLY.test(s) ? s.toUpperCase() : mapRunes(s, toUpperRune))),
-    def('lower', 'func(string) string', (s: string) => (ASCII_ONLY.test(s) ? s.toLowerCase() : mapRunes(s, toLowerRune))),
+    def('upper', 'func(string) string', goUpper),
+    def('lower', 'func(string) string', goLower),
     def('title', 'func(string) string', title),
     def('untitle', 'func(string) string', uncapitalize),
     def('substr', 'func(int, int, string) string', (a: bigint, b: bigint, s: string) => substr(a, b, s)),
