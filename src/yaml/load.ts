@@ -654,6 +654,9 @@ function loadFast(text: string, file: string): LoadedDocument[] | undefined {
   return out;
 }
 
+/** A -0 number token in JSON text (a name like "web-0" inside a string is not one). */
+const INTEGER_MINUS_ZERO = /[:[,\s]-0(?![.\deE])/;
+
 /**
  * Every non-empty document of a YAML (or JSON) input, as sigs.k8s.io/yaml would decode it.
  * Throws InputError.
@@ -666,7 +669,7 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
-    if ((first === '{' || first === '[') && !/-0(?![.\deE])/.test(text)) {
+    if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text)) {
       try {
         return loadJson(text, file, opts.maxDepth ?? 1_000);
       } catch (e) {

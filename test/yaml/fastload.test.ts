@@ -78,6 +78,9 @@ describe('JSON given as YAML (a chart\'s data.values, a JSON proxy.istio.io/conf
   const texts: [string, string][] = [
     ['values', '{"global":{"proxy":{"holdApplicationUntilProxyStarts":true,"lifecycle":{}},"tag":"1.20"},"sidecarInjectorWebhook":{"rewriteAppHTTPProbe":false}}'],
     ['numbers', '{"a":1,"b":1.5,"c":1e3,"d":-0,"e":9007199254740993,"f":[1,2.25,1E-2]}'],
+    ['-0 first in an array', '[-0, 1]'],
+    ['-0 after a space in a mapping', '{"a": -0, "b": "web-0"}'],
+    ['names ending in -0', '{"name":"web-0","items":["pod-0","v1-0.2"]}'],
     ['strings YAML 1.1 would read otherwise when plain', '{"a":"yes","b":"0x1f","c":"~","d":"1_000","e":"2001-12-14"}'],
     ['escapes', '{"a":"x\\ty\\u00e9\\n\\"q\\"\\/","b":"\\u2028"}'],
     ['nesting, empties and null', '[{"a":[]},{},null,[[true,false]]]'],
