@@ -28,6 +28,7 @@ import {
   type GoValue,
   SLICE_IFACE,
   MAP_STRING_IFACE,
+  isMap,
 } from './value.js';
 
 const RV = T.reflectValue;
@@ -42,11 +43,6 @@ function typeNameOf(v: GoValue): string {
 
 /** reflect panics when asked the type of an invalid value; safeCall turns the panic into this error. */
 const ZERO_VALUE_TYPE = 'reflect: call of reflect.Value.Type on zero Value';
-
-function isPlainMap(v: GoValue): v is GoMap {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  return !(v instanceof Object) || Object.getPrototypeOf(v) === Object.prototype;
-}
 
 // ---------- truth ----------
 
@@ -66,7 +62,7 @@ function length(item: GoValue): bigint {
   if (typeof item === 'string') return BigInt(utf8Length(item));
   if (Array.isArray(item)) return BigInt(item.length);
   if (item instanceof GoNil && (item.type.kind === 'map' || item.type.kind === 'slice' || item.type.kind === 'chan')) return 0n;
-  if (isPlainMap(item)) return BigInt(Object.keys(item).length);
+  if (isMap(item)) return BigInt(Object.keys(item).length);
   if (item instanceof GoStruct) throw new GoError(`len of type ${item.type.name}`);
   throw new GoError(`len of type ${typeNameOf(item)}`);
 }
@@ -144,7 +140,7 @@ function index(item: GoValue, ...indexes: GoValue[]): GoValue {
     } else if (item instanceof GoNil && item.type.kind === 'slice') {
       indexArg(idx, 0);
       throw new GoError('reflect: slice index out of range');
-    } else if (isPlainMap(item)) {
+    } else if (isMap(item)) {
       const t = item[GO_TYPE] ?? MAP_STRING_IFACE;
       const key = prepareArg(idx, t.key ?? T.string);
       const k = keyString(key);
@@ -164,7 +160,7 @@ function index(item: GoValue, ...indexes: GoValue[]): GoValue {
 
 /** index with one index (the engine calls it so): a string key into an untyped map without the rest array. */
 export function index1(item: GoValue, idx: GoValue): GoValue {
-  if (typeof idx === 'string' && isPlainMap(item)) {
+  if (typeof idx === 'string' && isMap(item)) {
     const t = item[GO_TYPE];
     if (t === undefined) return Object.prototype.hasOwnProperty.call(item, idx) ? item[idx] : null;
     if (t.key === T.string) return Object.prototype.hasOwnProperty.call(item, idx) ? item[idx] : zeroValue(t.elem ?? T.iface);

@@ -43,6 +43,7 @@ import {
   T,
   asDeclared,
   intern,
+  isMap,
   bitsOf,
   isFloatKind,
   sortKeys,
@@ -280,13 +281,6 @@ export function typeName(v: GoValue): string {
   if (v === null) return 'interface {}';
   const t = typeOf(v);
   return t ? t.name : '<invalid>';
-}
-
-/** A Go map: a plain object (null prototype from newMap, or an object literal). Arrays and classes have other prototypes. */
-function isPlainMap(v: object): v is GoMap {
-  // (a null-prototype map is no instance of Object: answered without asking for the prototype, which
-  // V8 does in its runtime for such objects)
-  return !(v instanceof Object) || Object.getPrototypeOf(v) === Object.prototype;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -799,7 +793,7 @@ function evalField(
   if (recv === null) errorf(s, `nil pointer evaluating interface {}.${fieldName}`);
   const hasArgs = args.length > 0 || final !== MISSING;
   if (typeof recv === 'object') {
-    if (isPlainMap(recv)) {
+    if (isMap(recv)) {
       const mt = recv[GO_TYPE];
       if (mt !== undefined) {
         const m = mt.methods && Object.prototype.hasOwnProperty.call(mt.methods, fieldName) ? mt.methods[fieldName] : undefined;
@@ -990,7 +984,7 @@ function evalFieldChain(
 
 /** isTrue without allocating for maps. */
 function truth(v: GoValue): boolean {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v) && isPlainMap(v)) {
+  if (isMap(v)) {
     for (const _ in v) return true;
     return false;
   }
@@ -1201,7 +1195,7 @@ class Compiler {
             }
             return Flow.Normal;
           }
-        } else if (typeof val === 'object' && isPlainMap(val)) {
+        } else if (isMap(val)) {
           const m = val as GoMap;
           const t = m[GO_TYPE] ?? MAP_STRING_IFACE;
           const keys = Object.keys(m);
