@@ -5,8 +5,8 @@
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
-// compile of (a); (r) the sidecar template of real Istio ConfigMaps when a folder of them is found
-// (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000; (mem) peak
+// compile of (a); (r) the sidecar template of real Istio ConfigMaps when a folder of them is found,
+// against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000; (mem) peak
 // RSS of the CLI on 1,000 vs 10,000 workloads. The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
-import { configMapFolder, realCase, releases } from './lib/real.js';
+import { configMapFolder, istiodStageRun, realCase, releases } from './lib/real.js';
 import { workloadList } from './lib/workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -88,15 +88,6 @@ function fmtNs(ns) {
 const fmtOps = (ns) => (ns === undefined ? '-' : (1e9 / ns).toFixed(ns > 1e8 ? 2 : 0));
 const fmtRatio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(3)} (${(b / a).toFixed(1)}x faster)`);
 
-/** For outputs known to differ in some lines: how many, and why. */
-function linesDiffering(a, b, why) {
-  const la = a.split('\n');
-  const lb = b.split('\n');
-  let n = Math.abs(la.length - lb.length);
-  for (let i = 0; i < Math.min(la.length, lb.length); i++) if (la[i] !== lb[i]) n++;
-  return n === 0 ? 'yes' : `all but ${n} of ${la.length} lines (${why})`;
-}
-
 function firstDiff(a, b) {
   const la = a.split('\n');
   const lb = b.split('\n');
@@ -121,6 +112,13 @@ function buildGo() {
       });
     } catch {
       console.error('bench: building tools/gorender failed; Go columns from the existing binary, if any');
+    }
+    if (want('r')) {
+      try {
+        execFileSync('bash', [join(root, 'tools', 'istiod-stage', 'build.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+      } catch {
+        console.error('bench: building tools/istiod-stage failed; case (r) Go columns from the existing binary, if any');
+      }
     }
   }
   return existsSync(goTool);
@@ -269,12 +267,7 @@ const collectGarbage = (() => {
 
 const realFolder = want('r') ? configMapFolder(root) : undefined;
 if (realFolder) {
-  const realImp = {
-    render: await imp('istio/render.js'),
-    workload: await imp('istio/workload.js'),
-    data: await imp('istio/data.js'),
-    json: await imp('yaml/json.js'),
-  };
+  const realImp = { render: await imp('istio/render.js'), workload: await imp('istio/workload.js'), data: await imp('istio/data.js') };
   for (const release of releases(realFolder)) {
     specs.push(() => {
       const c = realCase(realImp, root, realFolder, release);
@@ -283,8 +276,7 @@ if (realFolder) {
         label: `(r) Istio ${release} sidecar template, render (warm)`,
         tsOp: c.tsOp,
         tsOutput: c.tsOutput,
-        linesDiffer: "protoToJSON of ProxyConfig: Go's stand-in struct is not cleaned as istiod cleans it",
-        goCase: { name: `r-${release}`, template: c.template, data: c.goData, funcs: 'istio', shape: 'sidecar', mode: 'exec', seconds },
+        goRun: () => istiodStageRun(root, release, c.req, seconds),
       };
     });
   }
@@ -303,12 +295,11 @@ for (let i = 0; i < specs.length; i++) {
     console.error(`bench: ${spec.label}, round ${round + 1}/${rounds}`);
     r.ts = minOf(r.ts, timeOp(spec.tsOp));
     if (goBench && !r.goError) {
-      const g = await goBench.run(spec.goCase);
+      const g = spec.goRun ? spec.goRun() : await goBench.run(spec.goCase);
       if (g.error) r.goError = g.error;
       else {
         r.go = minOf(r.go, { n: g.n, nsPerOp: g.nsPerOp, cpuNsPerOp: g.cpuNsPerOp, allocsPerOp: g.allocsPerOp });
-        if (spec.linesDiffer && spec.tsOutput !== undefined) r.sameAsGo = linesDiffering(spec.tsOutput, g.output, spec.linesDiffer);
-        else if (spec.tsOutput !== undefined) r.sameAsGo = spec.tsOutput === g.output ? 'yes' : `NO: ${firstDiff(spec.tsOutput, g.output)}`;
+        if (spec.tsOutput !== undefined) r.sameAsGo = spec.tsOutput === g.output ? 'yes' : `NO: ${firstDiff(spec.tsOutput, g.output)}`;
         if (spec.gtjsOutput !== undefined) r.gtjsSameAsGo = spec.gtjsOutput === g.output ? 'yes' : `no: ${firstDiff(spec.gtjsOutput, g.output)}`;
       }
     }

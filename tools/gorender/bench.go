@@ -5,7 +5,7 @@ package main
 //
 // Protocol (JSON Lines): each stdin line is a case
 //
-//	{"name","template","data","funcs","typed","shape","mode":"exec"|"parse","seconds"}
+//	{"name","template","data","funcs","typed","mode":"exec"|"parse","seconds"}
 //
 // and each stdout line, in the same order, is
 //
@@ -13,7 +13,6 @@ package main
 //
 // "typed": the data's ObjectMeta and Containers keys are decoded into the Istio stand-in types (the
 // types the Istio functions take), the rest stays as encoding/json decoded it.
-// "shape": "sidecar" decodes the data into a stand-in of istiod's SidecarTemplateData (sidecar.go).
 // "mode": exec times Execute of a template parsed once (warm); parse times New+Funcs+Parse.
 
 import (
@@ -23,9 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
-	"syscall"
 	"text/template"
 	"time"
 
@@ -40,7 +37,6 @@ type benchCase struct {
 	Data     json.RawMessage `json:"data"`
 	Funcs    string          `json:"funcs"`
 	Typed    bool            `json:"typed"`
-	Shape    string          `json:"shape"`
 	Mode     string          `json:"mode"`
 	Seconds  float64         `json:"seconds"`
 }
@@ -104,9 +100,6 @@ func benchFuncs(name string) (template.FuncMap, error) {
 func benchData(c *benchCase) (interface{}, error) {
 	if len(c.Data) == 0 {
 		return nil, nil
-	}
-	if c.Shape == "sidecar" {
-		return sidecarData(c.Data)
 	}
 	var v interface{}
 	if err := json.Unmarshal(c.Data, &v); err != nil {
@@ -197,56 +190,4 @@ func benchOne(c *benchCase) (res benchResult) {
 	res.AllocsPerOp = float64(allocs) / float64(n)
 	res.BytesPerOp = float64(bytes) / float64(n)
 	return res
-}
-
-// benchLoop grows N the way testing.B does (predict from the last run, at most 100x, at least +1)
-// until one run of N iterations lasts at least d, and reports that run: wall time, and the CPU time of
-// the whole process (all threads, the garbage collector's included), which a busy machine skews less.
-func benchLoop(op func() error, d time.Duration) (n int, elapsed, cpu time.Duration, allocs, bytes uint64, err error) {
-	run := func(n int) (time.Duration, time.Duration, uint64, uint64, error) {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		cpu0 := processCPU()
-		start := time.Now()
-		for i := 0; i < n; i++ {
-			if err := op(); err != nil {
-				return 0, 0, 0, 0, err
-			}
-		}
-		el := time.Since(start)
-		cpu1 := processCPU()
-		runtime.ReadMemStats(&after)
-		return el, cpu1 - cpu0, after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, nil
-	}
-	n = 1
-	for {
-		elapsed, cpu, allocs, bytes, err = run(n)
-		if err != nil || elapsed >= d || n >= 1e9 {
-			return
-		}
-		last := n
-		goal := d.Nanoseconds()
-		prevns := elapsed.Nanoseconds()
-		if prevns <= 0 {
-			prevns = 1
-		}
-		next := goal * int64(last) / prevns
-		next += next / 5
-		if next > 100*int64(last) {
-			next = 100 * int64(last)
-		}
-		if next <= int64(last) {
-			next = int64(last) + 1
-		}
-		n = int(next)
-	}
-}
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

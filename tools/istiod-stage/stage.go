@@ -6,6 +6,10 @@
 // Built together with tools/gorender/istio.go (the Istio function set) by tools/istiod-stage/build.sh.
 //
 //	istiod-stage -istio-version 1.12 -configmap CM.yaml -mesh MESH.yaml -f WORKLOAD.yaml
+//
+// With -bench-seconds S it times the template stage instead (bench/run.js, case (r)): the data is built
+// and the templates parsed once, then their execution is timed with gorender's benchLoop, and one JSON
+// line {"nsPerOp","cpuNsPerOp","n","output"} is printed.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"time"
 
 	"sigs.k8s.io/yaml"
 )
@@ -87,6 +92,7 @@ func main() {
 	namespace := flag.String("namespace", "default", "namespace of the admission request")
 	revision := flag.String("revision", "", "istiod revision")
 	native := flag.Bool("native-sidecars", false, "istiod's ENABLE_NATIVE_SIDECARS")
+	benchSeconds := flag.Float64("bench-seconds", 0, "time the template execution for about this long (see above)")
 	flag.Parse()
 	rel, err := parseRelease(*version)
 	if err != nil {
@@ -154,6 +160,10 @@ func main() {
 		fail("%v", err)
 	}
 
+	if *benchSeconds > 0 {
+		benchTemplates(rel, cfg, values, mesh, &pod, *revision, *native, *benchSeconds)
+		return
+	}
 	out, err := runTemplates(rel, cfg, values, mesh, &pod, *revision, *native)
 	os.Stdout.WriteString(out)
 	if err != nil {
@@ -644,11 +654,8 @@ func stageFuncs(r release, data interface{}) template.FuncMap {
 	return f
 }
 
-func runTemplates(r release, cfg injectorConfig, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (string, error) {
-	data, _, err := buildData(r, values, mesh, pod, revision, native)
-	if err != nil {
-		return "", err
-	}
+// templateNames: the pod's inject.istio.io/templates or the config's defaults, aliases resolved.
+func templateNames(cfg injectorConfig, pod *Pod) []string {
 	names := cfg.DefaultTemplates
 	if a, ok := pod.ObjectMeta.Annotations["inject.istio.io/templates"]; ok {
 		names = nil
@@ -664,6 +671,59 @@ func runTemplates(r release, cfg injectorConfig, values map[string]interface{}, 
 			resolved = append(resolved, n)
 		}
 	}
+	return resolved
+}
+
+// benchTemplates prints the timing of the selected templates' execution (parsed once, over data built
+// once), as one JSON line.
+func benchTemplates(r release, cfg injectorConfig, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool, seconds float64) {
+	data, _, err := buildData(r, values, mesh, pod, revision, native)
+	if err != nil {
+		fail("%v", err)
+	}
+	var ts []*template.Template
+	for _, n := range templateNames(cfg, pod) {
+		text, ok := cfg.Templates[n]
+		if !ok {
+			fail("requested template %q not found", n)
+		}
+		t, err := template.New("inject").Funcs(stageFuncs(r, data)).Parse(text)
+		if err != nil {
+			fail("%v", err)
+		}
+		ts = append(ts, t)
+	}
+	exec := func() (string, error) {
+		outs := make([]string, 0, len(ts))
+		for _, t := range ts {
+			var b bytes.Buffer
+			if err := t.Execute(&b, data); err != nil {
+				return "", err
+			}
+			outs = append(outs, b.String())
+		}
+		return strings.Join(outs, "\n---\n"), nil
+	}
+	out, err := exec()
+	if err != nil {
+		fail("%v", err)
+	}
+	n, elapsed, cpu, _, _, err := benchLoop(func() error { _, err := exec(); return err }, time.Duration(seconds*float64(time.Second)))
+	if err != nil {
+		fail("%v", err)
+	}
+	b, _ := json.Marshal(map[string]interface{}{
+		"n": n, "nsPerOp": float64(elapsed.Nanoseconds()) / float64(n), "cpuNsPerOp": float64(cpu.Nanoseconds()) / float64(n), "output": out,
+	})
+	os.Stdout.Write(append(b, '\n'))
+}
+
+func runTemplates(r release, cfg injectorConfig, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (string, error) {
+	data, _, err := buildData(r, values, mesh, pod, revision, native)
+	if err != nil {
+		return "", err
+	}
+	resolved := templateNames(cfg, pod)
 	outs := []string{}
 	for _, n := range resolved {
 		text, ok := cfg.Templates[n]
