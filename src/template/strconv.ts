@@ -9,12 +9,12 @@
 // ---------- Go strings as bytes ----------
 
 const ESCAPE_BASE = 0xdc00;
-const HAS_SURROGATE = /[\ud800-\udfff]/;
+
 const utf8Encoder = new TextEncoder();
 
 /** The bytes of a Go string held as a JS string. */
 export function goBytes(s: string): Uint8Array {
-  if (!HAS_SURROGATE.test(s)) return utf8Encoder.encode(s);
+  if (s.isWellFormed()) return utf8Encoder.encode(s);
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
@@ -82,12 +82,13 @@ export function fromGoBytes(b: ArrayLike<number>): string {
 
 /** Re-decode a string whose escaped bytes may now form valid UTF-8 (after concatenation). */
 export function normalizeGoString(s: string): string {
-  return HAS_SURROGATE.test(s) ? fromGoBytes(goBytes(s)) : s;
+  // A valid surrogate pair decodes to itself, so only a lone surrogate can change.
+  return s.isWellFormed() ? s : fromGoBytes(goBytes(s));
 }
 
 /** Go's len(s): the number of bytes. */
 export function byteLength(s: string): number {
-  return HAS_SURROGATE.test(s) ? goBytes(s).length : Buffer.byteLength(s, 'utf8');
+  return s.isWellFormed() ? Buffer.byteLength(s, 'utf8') : goBytes(s).length;
 }
 
 /** Go's utf8.RuneCountInString. */

@@ -30,10 +30,10 @@ import { goBytes } from '../template/strconv.js';
 
 /** The bytes of a Go string (a byte that is not valid UTF-8 stays that byte, as the scanner must see it). */
 function jsonBytes(text: string): Buffer {
-  return LONE_OR_PAIRED_SURROGATE.test(text) ? Buffer.from(goBytes(text)) : Buffer.from(text, 'utf8');
+  return text.isWellFormed() ? Buffer.from(text, 'utf8') : Buffer.from(goBytes(text));
 }
 
-/** Without surrogates, a Go string's bytes are its UTF-8 encoding. */
+/** A string with a surrogate (lone or paired) is left to the byte parser. */
 const LONE_OR_PAIRED_SURROGATE = /[\ud800-\udfff]/;
 
 /** An error from encoding/json; `message` is Go's text (`json: unsupported value: NaN`). */

@@ -12,11 +12,9 @@ import { decode64 } from './encoding.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-const SURROGATE = /[\ud800-\udfff]/;
-
 /** The hex digest of a Go string's bytes (its UTF-8 encoding unless it holds bytes that are not UTF-8). */
 function hashHex(alg: string, s: string): string {
-  if (SURROGATE.test(s)) return hex(createHash(alg).update(utf8(s)).digest());
+  if (!s.isWellFormed()) return hex(createHash(alg).update(utf8(s)).digest());
   return oneShot ? oneShot(alg, s, 'hex') : createHash(alg).update(s, 'utf8').digest('hex');
 }
 

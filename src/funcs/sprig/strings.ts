@@ -41,32 +41,18 @@ export function goRepeat(s: string, count: number): string {
 }
 
 export function trimSpace(s: string): string {
-  // ASCII white space at both ends and valid UTF-16 within: a slice of s.
+  // Every Unicode space is one UTF-16 unit outside the surrogates, and a surrogate (half of a pair, or a
+  // byte that is not UTF-8) is never a space: scanning units trims what Go's byte scan trims and keeps
+  // such bytes as they are.
   let a = 0;
   let b = s.length;
-  for (; a < b; a++) {
-    const c = s.charCodeAt(a);
-    if (c >= 0x80) return trimSpaceRunes(s);
-    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
-  }
-  for (; b > a; b--) {
-    const c = s.charCodeAt(b - 1);
-    if (c >= 0x80) return trimSpaceRunes(s);
-    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
-  }
-  if (SURROGATE.test(s)) return trimSpaceRunes(s);
+  while (a < b && isSpaceUnit(s.charCodeAt(a))) a++;
+  while (b > a && isSpaceUnit(s.charCodeAt(b - 1))) b--;
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
-const SURROGATE = /[\ud800-\udfff]/;
-
-function trimSpaceRunes(s: string): string {
-  const rs = runes(s);
-  let a = 0;
-  let b = rs.length;
-  while (a < b && isSpace(rs[a]!)) a++;
-  while (b > a && isSpace(rs[b - 1]!)) b--;
-  return fromRunes(rs.slice(a, b));
+function isSpaceUnit(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x80 && isSpace(c));
 }
 
 /** strings.Trim(s, cutset) */
