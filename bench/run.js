@@ -16,8 +16,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
 import { configMapFolder, istiodStageRun, realCase, releases } from './lib/real.js';
 import { workloadList } from './lib/workloads.js';
@@ -207,7 +205,10 @@ function tsTemplate(text, funcs) {
  * Each case: a TypeScript op, maybe a go-template-js op, maybe a Go case; all timed in alternating
  * rounds. A case's inputs are built when it starts and dropped when it ends, so no case is timed with
  * another's data alive in the heap (the 200 KB value of (c) made (a) about 5% slower through garbage
- * collection).
+ * collection). No collection is forced between cases: a `gc()` (--expose-gc) before a case is built
+ * left every later render of it 10-20% slower, CPU time as well as wall time, while collections V8
+ * starts itself at the same point (the old generation filled by allocation) did not; no program
+ * outside a benchmark forces one.
  */
 const specs = [];
 
@@ -259,12 +260,6 @@ if (want('d')) {
   });
 }
 
-/** A full collection before each case, as Go's testing package runs runtime.GC() before a benchmark. */
-const collectGarbage = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc');
-})();
-
 const realFolder = want('r') ? configMapFolder(root) : undefined;
 if (realFolder) {
   const realImp = { render: await imp('istio/render.js'), workload: await imp('istio/workload.js'), data: await imp('istio/data.js') };
@@ -287,7 +282,6 @@ const goBench = specs.length > 0 && buildGo() ? new GoBench() : null;
 /** The best of the rounds, wall and CPU time each on its own. */
 const minOf = (a, b) => (!a ? b : { ...a, nsPerOp: Math.min(a.nsPerOp, b.nsPerOp), cpuNsPerOp: Math.min(a.cpuNsPerOp, b.cpuNsPerOp) });
 for (let i = 0; i < specs.length; i++) {
-  collectGarbage();
   const spec = specs[i]();
   specs[i] = null;
   const r = { id: spec.id, label: spec.label, tsOutput: spec.tsOutput, gtjsError: spec.gtjsError };

@@ -1,5 +1,9 @@
 // Case (a) of bench/run.js alone, in a loop, for `node --cpu-prof bench/lib/profile-a.js [SECONDS]`.
+// `bench/lib/profile-a.js SECONDS forced-gc` runs a forced full collection (gc() of --expose-gc) first,
+// before the template and its data are built: every render after it is slower (bench/README.md).
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -12,6 +16,11 @@ const { funcSet } = await imp('funcs/index.js');
 const { decodeGo, plainToGo } = await imp('istio/gostruct.js');
 const { ObjectMeta } = await imp('istio/kube/meta.js');
 const { Container } = await imp('istio/kube/core.js');
+
+if (process.argv[3] === 'forced-gc') {
+  setFlagsFromString('--expose-gc');
+  runInNewContext('gc')();
+}
 
 const text = readFileSync(join(here, '..', 'templates', 'injection.tmpl'), 'utf8');
 const json = JSON.parse(readFileSync(join(here, '..', 'data', 'injection.json'), 'utf8'));
