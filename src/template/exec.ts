@@ -42,6 +42,7 @@ import {
   GoStruct,
   T,
   asDeclared,
+  declaredField,
   intern,
   isMap,
   bitsOf,
@@ -55,6 +56,7 @@ import {
   type FuncMap,
   type GoMap,
   type GoMethod,
+  type StructField,
   type GoType,
   type GoValue,
   MAP_STRING_IFACE,
@@ -337,6 +339,8 @@ interface StructSelector {
   field: { type: GoType } | undefined;
   exported: boolean;
   iface: boolean;
+  /** declaredField(t, name), for GoStruct.fieldDeclared. */
+  declared: StructField | undefined;
 }
 
 const selectors = new WeakMap<GoType, Map<string, StructSelector>>();
@@ -354,7 +358,16 @@ function structSelector(t: GoType, name: string): StructSelector {
     const ms = t.methods;
     const method = ms && hasOwn.call(ms, name) ? ms[name] : undefined;
     const field = findField(t, name);
-    sel = { methods: ms, fields: fs, nfields: fs ? fs.length : 0, method, field, exported: isExported(name), iface: field !== undefined && field.type.kind === 'interface' };
+    sel = {
+      methods: ms,
+      fields: fs,
+      nfields: fs ? fs.length : 0,
+      method,
+      field,
+      exported: isExported(name),
+      iface: field !== undefined && field.type.kind === 'interface',
+      declared: declaredField(t, name),
+    };
     byName.set(name, sel);
   }
   return sel;
@@ -965,7 +978,7 @@ function evalFieldChain(
           ic.sels[i] = sel;
         }
         if (sel.method === undefined && sel.field !== undefined && sel.exported) {
-          recv = (recv as GoStruct).field(ident[i]!);
+          recv = (recv as GoStruct).fieldDeclared(ident[i]!, sel.declared);
           recvIface = sel.iface;
           continue;
         }

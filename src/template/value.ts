@@ -82,6 +82,11 @@ export abstract class GoStruct {
   readonly ptr: boolean = false;
   /** The value of a declared field (including promoted ones); undefined when there is no such field. */
   abstract field(name: string): GoValue;
+  /** field(name), given `declared` = declaredField(this.type, name), which a field chain keeps per site. */
+  fieldDeclared(name: string, declared: StructField | undefined): GoValue {
+    void declared;
+    return this.field(name);
+  }
 }
 
 /** A struct whose fields are held in a plain record, keyed by Go field name. */
@@ -96,11 +101,18 @@ export class RecordStruct extends GoStruct {
     this.ptr = ptr;
   }
   field(name: string): GoValue {
-    const f = declaredField(this.type, name);
+    return this.declaredValue(name, declaredField(this.type, name));
+  }
+  override fieldDeclared(name: string, f: StructField | undefined): GoValue {
+    // A subclass that finds fields its own way (promoted ones) keeps its field().
+    return this.field === recordField ? this.declaredValue(name, f) : this.field(name);
+  }
+  private declaredValue(name: string, f: StructField | undefined): GoValue {
     if (!f) return undefined;
     return Object.prototype.hasOwnProperty.call(this.values, name) ? this.values[name] : zeroValue(f.type);
   }
 }
+const recordField = RecordStruct.prototype.field;
 
 const fieldIndexes = new WeakMap<StructField[], { n: number; byName: Map<string, StructField> }>();
 let lastFields: StructField[] | undefined;
