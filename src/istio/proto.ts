@@ -194,6 +194,9 @@ export function msg(goTypeName: string, full: string, fields: ProtoField[], extr
   return m;
 }
 
+/** On a message's Go struct field: the proto field it stands for (a field chain reads it without a lookup). */
+const PROTO_FIELD: unique symbol = Symbol('sidecar-render.protoField');
+
 /** (Re)build the Go struct fields and getters from the proto fields. */
 export function finish(m: Msg): void {
   const sfields: StructField[] = [];
@@ -213,7 +216,9 @@ export function finish(m: Msg): void {
       const wt: GoType = { kind: 'struct', name: wrapName, fields: [{ name: f.go, json: f.proto, omitempty: false, type: fieldGoType(f) }] };
       m.oneofTypes.set(f.go, wt);
     } else {
-      sfields.push({ name: f.go, json: f.proto, omitempty: true, type: fieldGoType(f) });
+      const sf: StructField & { [PROTO_FIELD]?: ProtoField } = { name: f.go, json: f.proto, omitempty: true, type: fieldGoType(f) };
+      sf[PROTO_FIELD] = f;
+      sfields.push(sf);
     }
     const gt = fieldGoType(f);
     methods['Get' + f.go] = {
@@ -293,6 +298,11 @@ export class ProtoStruct extends GoStruct {
     super();
     this.type = msg.goType;
     this.ptr = ptr;
+  }
+
+  override fieldDeclared(name: string, declared: StructField | undefined): GoValue {
+    const f = (declared as { [PROTO_FIELD]?: ProtoField } | undefined)?.[PROTO_FIELD];
+    return f !== undefined ? this.getField(f) : this.field(name);
   }
 
   field(name: string): GoValue {
