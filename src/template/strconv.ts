@@ -9,7 +9,6 @@
 // ---------- Go strings as bytes ----------
 
 const ESCAPE_BASE = 0xdc00;
-
 const utf8Encoder = new TextEncoder();
 
 /** The bytes of a Go string held as a JS string. */
