@@ -720,7 +720,7 @@ class Analyzer {
   }
 
   private pipelineFacts(cmds: Node[]): void {
-    const argvs = cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value));
+    const argvs = pipelineArgv(cmds);
     const netstat = argvs.find((a) => base(a[0] ?? '') === 'netstat');
     if (!netstat) return;
     const udp = netstat.slice(1).some((a) => /^-[a-zA-Z]*u[a-zA-Z]*$/.test(a) || a === '--udp');
@@ -861,6 +861,26 @@ function constantCondition(cond: Node, isWhile: boolean): boolean {
   return c === 'false';
 }
 
+/** The words of each simple command of a pipeline. */
+function pipelineArgv(cmds: Node[]): string[][] {
+  return cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value));
+}
+
+/**
+ * A listener pipeline whose greps drop envoy's lines but not pilot-agent's, and keep nothing narrower
+ * than listening sockets: pilot-agent's line is always left.
+ */
+function dropsOnlyEnvoy(p: string[][]): boolean {
+  const excluded: string[] = [];
+  for (const a of p) {
+    if (!isGrep(a)) continue;
+    const pats = grepPatterns(a).flatMap(alternatives);
+    if (grepInverted(a)) excluded.push(...pats);
+    else if (!pats.every((x) => /^(tcp6?|udp6?|LISTEN|listen|:)$/i.test(x))) return false;
+  }
+  return excluded.some((x) => /envoy/.test(x)) && !excluded.some((x) => /pilot|agent/.test(x));
+}
+
 /**
  * A loop that waits until no listener but envoy is left: pilot-agent also listens (15020), so a count
  * that does not exclude it can never reach zero.
@@ -887,7 +907,7 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
     const tree = parseShell(sub);
     const pipes: string[][][] = [];
     const findPipes = (n: Node): void => {
-      if (n.t === 'pipeline') pipes.push(n.cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value)));
+      if (n.t === 'pipeline') pipes.push(pipelineArgv(n.cmds));
       else if (n.t === 'list') n.items.forEach((i) => findPipes(i.node));
       else if (n.t === 'andor') n.items.forEach(findPipes);
     };
@@ -896,18 +916,7 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       const lister = p.find((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
       if (!lister) continue;
       const counts = p.some((a) => (base(a[0] ?? '') === 'wc' && a.includes('-l')) || (isGrep(a) && a.some((x) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x))));
-      if (!counts) continue;
-      const excluded: string[] = [];
-      let narrowed = false;
-      for (const a of p) {
-        if (!isGrep(a)) continue;
-        const pats = grepPatterns(a).flatMap(alternatives);
-        if (grepInverted(a)) excluded.push(...pats);
-        else if (!pats.every((x) => /^(tcp6?|udp6?|LISTEN|listen|:)$/i.test(x))) narrowed = true;
-      }
-      if (narrowed) continue;
-      if (!excluded.some((x) => /envoy/.test(x))) continue;
-      if (excluded.some((x) => /pilot|agent/.test(x))) continue;
+      if (!counts || !dropsOnlyEnvoy(p)) continue;
       // the loop runs while the count is non-zero (or until it is zero)
       const cmp = condWords.join(' ');
       const whileNonZero = node.kind === 'while' && /(-ne|-gt|!=)\s*"?0"?(\s|$|\])|-ge\s*"?1"?/.test(cmp);
@@ -920,19 +929,10 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
   // the pipeline as the condition itself: `while netstat -plnt | grep -v envoy | grep -q LISTEN`
   for (const term of conditionTerms(node)) {
     if (term.t !== 'pipeline') continue;
-    const p = term.cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value));
+    const p = pipelineArgv(term.cmds);
     if (!p.some((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')))) continue;
     const last = p[p.length - 1] ?? [];
-    if (!isGrep(last) || grepInverted(last)) continue;
-    const excluded: string[] = [];
-    let narrowed = false;
-    for (const a of p) {
-      if (!isGrep(a)) continue;
-      const pats = grepPatterns(a).flatMap(alternatives);
-      if (grepInverted(a)) excluded.push(...pats);
-      else if (!pats.every((x) => /^(tcp6?|udp6?|LISTEN|listen|:)$/i.test(x))) narrowed = true;
-    }
-    if (narrowed || !excluded.some((x) => /envoy/.test(x)) || excluded.some((x) => /pilot|agent/.test(x))) continue;
+    if (!isGrep(last) || grepInverted(last) || !dropsOnlyEnvoy(p)) continue;
     // runs while a line is left: `while` on the pipeline, or `until !` on it
     if ((node.kind === 'while') !== term.negated) {
       return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so a line is always left`;
@@ -1031,7 +1031,7 @@ const PROXY_OWN_PORTS = /(^|[^\d])(15000|15020|15021|15090)([^\d]|$)/;
 function proxyListenerWait(node: Extract<Node, { t: 'loop' }>): string | undefined {
   const pipes: { cmds: string[][]; negated: boolean; inSub: boolean }[] = [];
   const fromNode = (n: Node, inSub: boolean): void => {
-    if (n.t === 'pipeline') pipes.push({ cmds: n.cmds.filter((c): c is Extract<Node, { t: 'simple' }> => c.t === 'simple').map((c) => c.argv.map((w) => w.value)), negated: n.negated, inSub });
+    if (n.t === 'pipeline') pipes.push({ cmds: pipelineArgv(n.cmds), negated: n.negated, inSub });
     else if (n.t === 'simple') {
       pipes.push({ cmds: [n.argv.map((w) => w.value)], negated: false, inSub });
       for (const w of n.argv) for (const sub of w.subs) fromNode(parseShell(sub), true);
