@@ -116,8 +116,11 @@ export function injectorConfigFromDocument(doc: LoadedDocument, source: string):
     }
   }
   let template: string | undefined;
-  if (typeof c.template === 'string' && c.template !== '') {
-    // Before Istio 1.10 the config had a single `template`; istiod treats it as "sidecar"
+  const hasTemplates = c.templates !== undefined && c.templates !== null;
+  // Before Istio 1.10 the config had a single `template`, which istiod treats as "sidecar". From 1.10
+  // inject.Config has no such field: the chart still writes one, a call to an undefined function, so
+  // that an older istiod fails loudly; istiod 1.10+ ignores it, and so do we beside `templates`.
+  if (!hasTemplates && typeof c.template === 'string' && c.template !== '') {
     template = c.template;
     templates[SIDECAR_TEMPLATE] = c.template;
     place(SIDECAR_TEMPLATE, ['template']);

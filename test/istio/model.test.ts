@@ -116,6 +116,12 @@ describe('injector ConfigMap and workloads', () => {
     expect(Object.keys(neu.templates)).toEqual(['sidecar', 'grpc']);
     expect(parseInjectorConfig('{{ .Values }}', 't').templates.sidecar).toBe('{{ .Values }}');
   });
+  it('the chart\'s `template:` tripwire beside `templates` is ignored, as istiod 1.10+ has no such field', () => {
+    const c = parseInjectorConfig('policy: enabled\ntemplate: "{{ Mismatch_Check }}"\ntemplates:\n  sidecar: |\n    x: 1\n', 'c.yaml');
+    expect(c.template).toBeUndefined();
+    expect(c.templates.sidecar).toBe('x: 1\n');
+    expect(c.positions.sidecar!.line).toBe(5);
+  });
   it('List, CronJob, unknown kinds', () => {
     const ws = workloadsFromText(
       'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\n- apiVersion: batch/v1\n  kind: CronJob\n  metadata: {name: c}\n  spec: {jobTemplate: {spec: {template: {spec: {containers: [{name: a}]}}}}}\n',
