@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
+import { RENDER_MODES, renderStream, type NativeSidecarsMode, type RenderMode, type RenderRequest } from '../istio/render.js';
 import { parseIstioVersion } from '../istio/version.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
@@ -32,6 +32,7 @@ interface RenderFlags extends LimitFlags {
   revision?: string;
   istioVersion?: string;
   nativeSidecars: NativeSidecarsMode;
+  mode: RenderMode;
   kubeVersion?: string;
   env: string[];
 }
@@ -71,6 +72,7 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
     nativeSidecars: flags.nativeSidecars,
     env: parseEnv(flags.env),
   };
+  if (flags.mode === 'kube-inject') req.mode = 'kube-inject';
   if (injectorConfigMap) req.injectorConfigMap = injectorConfigMap;
   if (flags.template) req.template = flags.template;
   if (values) req.values = values;
@@ -119,6 +121,11 @@ export function renderCommand(program: Command): void {
       new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33 (Istio 1.28+ templates)")
         .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))
         .default('auto'),
+    )
+    .addOption(
+      new Option('--mode <mode>', 'webhook: what istiod\'s admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)')
+        .argParser(oneOf('--mode', RENDER_MODES))
+        .default('webhook'),
     )
     .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
     .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[]);

@@ -36,6 +36,7 @@ import {
   type JsonObject,
 } from './merge.js';
 import { postProcessPod } from './postprocess.js';
+import { kubeInjectStream } from './kubeinject.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadStream, workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
@@ -179,6 +180,14 @@ export function injectionDecision(config: InjectorConfig, pod: { metadata: JsonO
   }
 }
 
+/**
+ * The config as istioctl kube-inject uses it: only the templates (IntoObject builds its own Config with
+ * the policy enabled, the `sidecar` default template, and no aliases, selectors or injectedAnnotations).
+ */
+export function kubeInjectConfig(config: InjectorConfig): InjectorConfig {
+  return { ...config, policy: 'enabled', defaultTemplates: [SIDECAR_TEMPLATE], aliases: Object.create(null) as InjectorConfig['aliases'], neverInjectSelector: [], alwaysInjectSelector: [], injectedAnnotations: Object.create(null) as InjectorConfig['injectedAnnotations'] };
+}
+
 /** Template names for a pod: the inject.istio.io/templates annotation, else defaultTemplates; aliases expanded. */
 export function selectTemplates(config: InjectorConfig, annotations: Record<string, string>): string[] {
   const a = annotations['inject.istio.io/templates'];
@@ -208,6 +217,8 @@ function objectOf(w: Workload): JsonObject {
 // ---------- rendering ----------
 
 export type NativeSidecarsMode = 'auto' | 'true' | 'false';
+export type RenderMode = 'webhook' | 'kube-inject';
+export const RENDER_MODES: readonly RenderMode[] = ['webhook', 'kube-inject'];
 
 export interface RenderOptions {
   istioVersion?: IstioVersion;
@@ -217,8 +228,16 @@ export interface RenderOptions {
   kubeVersion?: string;
   /** The environment the template's `env` reads (istiod's). */
   env?: Record<string, string>;
-  /** Fill in the API server's pod defaults first, as istiod sees pods after admission defaulting (default true). */
+  /** Fill in the API server's pod defaults first, as istiod sees pods after admission defaulting (default
+   *  true in webhook mode, never in kube-inject mode). */
   kubeDefaults?: boolean;
+  /**
+   * `webhook` (default): what istiod's admission webhook does to the pod the API server has defaulted.
+   * `kube-inject`: what `istioctl kube-inject` does to the pod as written: the policy is always enabled
+   * (selectors not read), the `sidecar` template unless the pod names others, no aliases and no
+   * injectedAnnotations; with merged output, the file as istioctl prints it.
+   */
+  mode?: RenderMode;
   /** Limits for each template execution (output size, time, depth, ...); the engine's defaults otherwise. */
   limits?: ExecOptions;
 }
@@ -397,6 +416,7 @@ export class Renderer {
     readonly opts: RenderOptions = {},
   ) {
     this.version = opts.istioVersion ?? detectIstioVersion(inputs.config);
+    if (opts.mode === 'kube-inject') this.inputs = { ...inputs, config: kubeInjectConfig(inputs.config) };
   }
 
   /** The environment `env` sees: --env, plus ENABLE_NATIVE_SIDECARS when native sidecars are on. */
@@ -515,7 +535,7 @@ export class Renderer {
         mesh: this.inputs.mesh,
         revision: this.opts.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
-        kubeDefaults: this.opts.kubeDefaults ?? true,
+        kubeDefaults: this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true),
       };
       const data = buildTemplateData(input);
       result.templates = selectTemplates(this.inputs.config, annotations);
@@ -824,6 +844,10 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   const file = req.workloads === '-' ? '<stdin>' : req.workloads;
   const text = req.workloads === '-' ? (req.stdin ?? '') : readInputText(req.workloads);
   for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+  if (req.mode === 'kube-inject' && req.merged) {
+    if (req.output === 'json') throw new InputError('--mode kube-inject --merged prints YAML, as istioctl kube-inject does (drop -o json)');
+    return yield* kubeInjectStream(renderer, text, file);
+  }
   const it = workloadStream(text, file)[Symbol.iterator]();
   let cur = it.next();
   let next = cur.done ? cur : it.next();

@@ -195,7 +195,7 @@ export function workloadsFromText(text: string, file: string, opts: WorkloadOpti
 // ---------- reading a large input piece by piece ----------
 
 /** Load a slice of the file (lines from file line line0+1, each with `shift` columns removed). */
-function loadSlice(text: string, file: string, line0: number, shift: number): LoadedDocument[] {
+export function loadSlice(text: string, file: string, line0: number, shift: number): LoadedDocument[] {
   const map = (p: Position): Position => ({ line: p.line + line0, col: p.col + shift });
   try {
     return loadYamlDocuments(text, file, { format: 'yaml' }).map((d) => movedDocument(d, map));

@@ -1,0 +1,147 @@
+// `render --merged --mode kube-inject`: the file as `istioctl kube-inject` prints it. istioctl reads the
+// input document by document (its YAML reader splits at `---` lines); a document whose kind it has no Go
+// type for (a Service, a ConfigMap, an empty document) is copied through byte for byte; a workload or a
+// List is decoded into its Go type, injected, and marshalled back with sigs.k8s.io/yaml, so the output
+// carries the zero values Go writes. Every document is followed by `---`.
+//
+// Public API
+//   splitYamlDocuments(text)              the documents as k8s.io/apimachinery's YAMLReader cuts them
+//   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
+
+import { goJsonMarshal } from '../yaml/json.js';
+import { jsonToYaml } from '../yaml/emit.js';
+import { InputError, type LoadedDocument } from '../yaml/load.js';
+import type { GoValue } from '../template/value.js';
+import { GoJsonError } from './gostruct.js';
+import { clone, isObject, type Json, type JsonObject } from './merge.js';
+import { kubeApiMinor } from './postprocess.js';
+import { decodeWorkload, KUBE_INJECT_KINDS } from './kube/workloads.js';
+import { loadSlice, workloadFromObject } from './workload.js';
+import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
+
+export interface RawDocument {
+  text: string;
+  /** 0-based line of the file where the document starts. */
+  line0: number;
+}
+
+/**
+ * k8s.io/apimachinery's YAMLReader: a line starting with `---` ends a document when only spaces or a
+ * comment follow (anything else is an error); documents of no bytes at all are dropped.
+ */
+export function splitYamlDocuments(text: string, file: string): RawDocument[] {
+  const docs: RawDocument[] = [];
+  let buf = '';
+  let start = 0;
+  let line = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    const l = text.slice(pos, end);
+    if (l.startsWith('---')) {
+      const rest = l.slice(3).trim();
+      if (rest !== '' && rest[0] !== '#') throw new InputError(`invalid Yaml document separator: ${rest}`, file, line + 1, 1);
+      if (buf !== '') docs.push({ text: buf, line0: start });
+      buf = '';
+      start = line + 1;
+    } else {
+      if (buf === '') start = line;
+      buf += l;
+    }
+    pos = end;
+    line++;
+  }
+  if (buf !== '') docs.push({ text: buf, line0: start });
+  return docs;
+}
+
+function kindOf(v: unknown): string {
+  return isObject(v as Json) && typeof (v as JsonObject).kind === 'string' ? ((v as JsonObject).kind as string) : '';
+}
+
+function isInjectKind(kind: string): boolean {
+  return (KUBE_INJECT_KINDS as readonly string[]).includes(kind);
+}
+
+/** The object marshalled from its Go type (sigs.k8s.io/yaml: JSON, then YAML with sorted keys). */
+function typedYaml(kind: string, obj: JsonObject, kube: number): string {
+  if (kind === 'List') {
+    // corev1.List: items are raw JSON, its ListMeta a struct (`metadata: {}`)
+    const list = Object.create(null) as JsonObject;
+    if (typeof obj.apiVersion === 'string' && obj.apiVersion !== '') list.apiVersion = obj.apiVersion;
+    list.items = Array.isArray(obj.items) ? obj.items : null;
+    list.kind = 'List';
+    list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
+    return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
+  }
+  const typed = decodeWorkload(kind, obj, kube);
+  return jsonToYaml(goJsonMarshal(typed ?? (obj as unknown as GoValue)));
+}
+
+function listMeta(m: JsonObject): JsonObject {
+  const out = Object.create(null) as JsonObject;
+  for (const k of ['selfLink', 'resourceVersion', 'continue', 'remainingItemCount']) if (m[k] !== undefined && m[k] !== '' && m[k] !== null) out[k] = m[k]!;
+  return out;
+}
+
+/** The object after a JSON round trip through its Go type, as kube-inject holds it once decoded. */
+function typedJson(kind: string, obj: JsonObject, kube: number): Json {
+  const t = decodeWorkload(kind, obj, kube);
+  return t ? jsonShaped(JSON.parse(goJsonMarshal(t))) : obj;
+}
+
+export function* kubeInjectStream(renderer: Renderer, text: string, file: string): Generator<RenderEvent, { failed: number; total: number }> {
+  const kube = kubeApiMinor(renderer.version);
+  let failed = 0;
+  let total = 0;
+  let index = 0;
+  const results: WorkloadResult[] = [];
+
+  // One object: injected (a workload), opened (a List), or as decoded (anything istioctl has a type for).
+  const inject = (v: unknown, doc: LoadedDocument, at: (string | number)[]): Json => {
+    const kind = kindOf(v);
+    if (kind === 'List') {
+      const o = clone(v as JsonObject);
+      const items = Array.isArray(o.items) ? o.items : [];
+      o.items = items.map((item, i) => (isInjectKind(kindOf(item)) ? inject(item, doc, [...at, 'items', i]) : item));
+      return o;
+    }
+    const w = workloadFromObject(v, doc, at, index++, { strict: true });
+    if (!w) return v as Json;
+    const r = renderer.renderWorkload(w, true);
+    total++;
+    results.push(r);
+    if (r.error !== undefined) {
+      failed++;
+      return v as Json;
+    }
+    return typedJson(kind, r.decision.inject && r.merged ? r.merged : (clone(v as JsonObject) as JsonObject), kube);
+  };
+
+  for (const raw of splitYamlDocuments(text, file)) {
+    const docs = loadSlice(raw.text, file, raw.line0, 0);
+    const doc = docs[0];
+    const kind = doc ? kindOf(doc.value) : '';
+    if (!doc || !isInjectKind(kind)) {
+      yield { type: 'text', text: raw.text + '---\n' };
+      continue;
+    }
+    results.length = 0;
+    let out: Json;
+    try {
+      out = inject(doc.value, doc, []);
+    } catch (e) {
+      if (e instanceof GoJsonError) throw doc.errorAt([], e.message);
+      throw e;
+    }
+    for (const r of results) {
+      for (const w of r.warnings) yield { type: 'message', text: w };
+      if (r.error !== undefined) yield { type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` };
+      else if (!r.decision.inject) yield { type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` };
+      yield { type: 'result', result: r };
+    }
+    yield { type: 'text', text: typedYaml(kind, out as JsonObject, kube) + '---\n' };
+  }
+  return { failed, total };
+}
