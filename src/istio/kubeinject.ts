@@ -60,6 +60,11 @@ function kindOf(v: unknown): string {
   return isObject(v as Json) && typeof (v as JsonObject).kind === 'string' ? ((v as JsonObject).kind as string) : '';
 }
 
+function jobTemplateOf(o: JsonObject): JsonObject | undefined {
+  const spec = isObject(o.spec ?? null) ? (o.spec as JsonObject) : undefined;
+  return spec && isObject(spec.jobTemplate ?? null) ? (spec.jobTemplate as JsonObject) : undefined;
+}
+
 function isInjectKind(kind: string): boolean {
   return (KUBE_INJECT_KINDS as readonly string[]).includes(kind);
 }
@@ -109,7 +114,17 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     }
     const w = workloadFromObject(v, doc, at, index++, { strict: true });
     if (!w) return v as Json;
+    // A CronJob's pod is its jobTemplate's metadata over the pod template's spec (IntoObject's special case)
+    const jobMeta = kind === 'CronJob' ? jobTemplateOf(v as JsonObject)?.metadata : undefined;
+    if (kind === 'CronJob') w.pod = { metadata: isObject(jobMeta ?? null) ? jobMeta : {}, spec: w.pod.spec };
     const r = renderer.renderWorkload(w, true);
+    if (kind === 'CronJob' && r.merged) {
+      const jt = jobTemplateOf(r.merged)!;
+      const tpl = (jt.spec as JsonObject).template as JsonObject;
+      jt.metadata = tpl.metadata ?? null;
+      const orig = ((jobTemplateOf(v as JsonObject)!.spec as JsonObject).template as JsonObject).metadata;
+      tpl.metadata = orig === undefined ? (Object.create(null) as JsonObject) : clone(orig);
+    }
     total++;
     results.push(r);
     if (r.error !== undefined) {

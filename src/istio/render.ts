@@ -536,6 +536,9 @@ export class Renderer {
         revision: this.opts.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
         kubeDefaults: this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true),
+        mode: this.opts.mode ?? 'webhook',
+        // istiod reads COMPLIANCE_POLICY from its environment
+        ...(this.opts.env?.COMPLIANCE_POLICY !== undefined ? { compliancePolicy: this.opts.env.COMPLIANCE_POLICY } : {}),
       };
       const data = buildTemplateData(input);
       result.templates = selectTemplates(this.inputs.config, annotations);
