@@ -36,6 +36,8 @@ import {
   type JsonObject,
 } from './merge.js';
 import { postProcessPod } from './postprocess.js';
+import { decodeGo } from './gostruct.js';
+import { Container } from './kube/core.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadStream, workloadLabel, type Workload } from './workload.js';
@@ -577,7 +579,7 @@ export class Renderer {
       mergedPod = strategicMergePod(mergedPod, out);
     }
     if (overlay) {
-      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod);
+      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod, this.version);
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
@@ -631,31 +633,32 @@ export class Renderer {
  * istiod's reapplyOverwrittenContainers: a container the user declared under a name the templates inject
  * (`istio-proxy` customizations) is laid over the injected one again, so the user's fields win; the image
  * `auto` means "keep the injected image". Containers of an earlier injection (sidecar.istio.io/status) are not
- * user customizations.
+ * user customizations, and those a previous injection recorded in proxy.istio.io/overrides come from there.
+ * From 1.12 what was laid over is recorded in that annotation (on a first injection only).
  */
-export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonObject, templatePod: JsonObject): JsonObject {
+export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonObject, templatePod: JsonObject, version: IstioVersion = LATEST): JsonObject {
   const annos = isObject(original.metadata) && isObject(original.metadata.annotations) ? original.metadata.annotations : {};
-  let injectedBefore: string[] = [];
-  const status = annos['sidecar.istio.io/status'];
-  if (typeof status === 'string') {
+  const listed = (text: Json | undefined, field: string): Json[] => {
+    if (typeof text !== 'string') return [];
     try {
-      const st = JSON.parse(status) as { containers?: unknown };
-      if (Array.isArray(st.containers)) injectedBefore = st.containers.map(String);
+      const v = JSON.parse(text) as Json;
+      return isObject(v) && Array.isArray(v[field]) ? (v[field] as Json[]) : [];
     } catch {
       // an unreadable status is no previous injection
+      return [];
     }
-  }
+  };
+  const status = annos['sidecar.istio.io/status'];
+  const injectedBefore = (field: string) => listed(status, field).map(String);
+  const existing = (field: string) => listed(annos[OVERRIDES_ANNOTATION], field).filter(isObject);
   const ospec = isObject(original.spec) ? original.spec : {};
-  const find = (name: string): JsonObject | undefined => {
-    for (const field of ['containers', 'initContainers']) {
-      const l = ospec[field];
-      if (!Array.isArray(l)) continue;
-      const c = l.find((x) => isObject(x) && x.name === name);
-      if (c && isObject(c)) return c;
-    }
-    return undefined;
+  const inPod = (field: string, name: string): JsonObject | undefined => {
+    const l = ospec[field];
+    const c = Array.isArray(l) ? l.find((x) => isObject(x) && x.name === name) : undefined;
+    return c && isObject(c) ? c : undefined;
   };
   const tspec = isObject(templatePod.spec) ? templatePod.spec : {};
+  const overrides: Record<string, JsonObject[]> = { containers: [], initContainers: [] };
   let out = merged;
   for (const field of ['containers', 'initContainers'] as const) {
     const l = tspec[field];
@@ -663,15 +666,42 @@ export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonO
     for (const c of l) {
       if (!isObject(c)) continue;
       const name = String(c.name ?? '');
-      if (field === 'containers' && injectedBefore.includes(name)) continue;
-      const user = find(name);
+      if (injectedBefore(field).includes(name)) continue;
+      // an init container (a native sidecar) may be customized under containers too
+      const user = existing(field).find((x) => x.name === name) ?? inPod(field, name) ?? (field === 'initContainers' ? inPod('containers', name) : undefined);
       if (!user) continue;
       const overlay = clone(user);
       if (overlay.image === 'auto') delete overlay.image;
+      overrides[field]!.push(overlay);
       out = strategicMergePod(out, { spec: { [field]: [overlay] } });
     }
   }
+  if (atLeast(version, 1, 12) && status === undefined && (overrides.containers!.length > 0 || overrides.initContainers!.length > 0)) {
+    const meta = isObject(out.metadata ?? null) ? (out.metadata as JsonObject) : (out.metadata = Object.create(null) as JsonObject);
+    const a = isObject(meta.annotations ?? null) ? (meta.annotations as JsonObject) : (meta.annotations = Object.create(null) as JsonObject);
+    a[OVERRIDES_ANNOTATION] = containerOverridesJSON(overrides);
+  }
   return out;
+}
+
+const OVERRIDES_ANNOTATION = 'proxy.istio.io/overrides';
+
+/** The overrides as Go marshals them: []corev1.Container in field declaration order, empty lists omitted. */
+function containerOverridesJSON(o: Record<string, JsonObject[]>): string {
+  const parts: string[] = [];
+  for (const field of ['containers', 'initContainers']) {
+    const l = o[field]!;
+    if (l.length === 0) continue;
+    const items = l.map((c) => {
+      try {
+        return goJsonMarshal(decodeGo(Container, c));
+      } catch {
+        return goJsonMarshal(jsonShaped(c) as unknown as GoValue);
+      }
+    });
+    parts.push(`"${field}":[${items.join(',')}]`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */
