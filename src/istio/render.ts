@@ -482,6 +482,12 @@ export class Renderer {
     }
   }
 
+  /** The mesh's default interception mode (what adjustInitContainerUser reads). */
+  private interceptionMode(): string {
+    const dc = isObject(this.inputs.mesh.defaultConfig ?? null) ? (this.inputs.mesh.defaultConfig as JsonObject) : {};
+    return typeof dc.interceptionMode === 'string' ? dc.interceptionMode : 'REDIRECT';
+  }
+
   /** Prefix a template error with the position of the failing line in the ConfigMap or template file. */
   private positioned(e: unknown, name: string): Error {
     if (!(e instanceof TemplateError)) return e instanceof Error ? e : new Error(String(e));
@@ -579,7 +585,7 @@ export class Renderer {
       mergedPod = strategicMergePod(mergedPod, out);
     }
     if (overlay) {
-      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod, this.version);
+      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod, this.version, this.interceptionMode());
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
@@ -636,7 +642,7 @@ export class Renderer {
  * user customizations, and those a previous injection recorded in proxy.istio.io/overrides come from there.
  * From 1.12 what was laid over is recorded in that annotation (on a first injection only).
  */
-export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonObject, templatePod: JsonObject, version: IstioVersion = LATEST): JsonObject {
+export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonObject, templatePod: JsonObject, version: IstioVersion = LATEST, interceptionMode = 'REDIRECT'): JsonObject {
   const annos = isObject(original.metadata) && isObject(original.metadata.annotations) ? original.metadata.annotations : {};
   const listed = (text: Json | undefined, field: string): Json[] => {
     if (typeof text !== 'string') return [];
@@ -681,7 +687,41 @@ export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonO
     const a = isObject(meta.annotations ?? null) ? (meta.annotations as JsonObject) : (meta.annotations = Object.create(null) as JsonObject);
     a[OVERRIDES_ANNOTATION] = containerOverridesJSON(overrides);
   }
+  if (atLeast(version, 1, 20)) adjustInitContainerUser(out, original, interceptionMode);
   return out;
+}
+
+/**
+ * istiod's adjustInitContainerUser (1.20+): the user's own istio-proxy runAsUser/runAsGroup carry over to
+ * istio-validation and to istio-iptables' `-u` (never uid 0); in TPROXY mode the proxy keeps uid 0.
+ */
+function adjustInitContainerUser(pod: JsonObject, original: JsonObject, interceptionMode: string): void {
+  const find = (p: JsonObject, field: string, name: string): JsonObject | undefined => {
+    const spec = isObject(p.spec ?? null) ? (p.spec as JsonObject) : {};
+    const l = spec[field];
+    const c = Array.isArray(l) ? l.find((x) => isObject(x) && x.name === name) : undefined;
+    return c && isObject(c) ? c : undefined;
+  };
+  const user = find(original, 'containers', PROXY_CONTAINER) ?? find(original, 'initContainers', PROXY_CONTAINER);
+  const sc = user && isObject(user.securityContext ?? null) ? (user.securityContext as JsonObject) : undefined;
+  if (!sc || ((sc.runAsUser ?? null) === null && (sc.runAsGroup ?? null) === null)) return;
+  const init = find(pod, 'initContainers', 'istio-init') ?? find(pod, 'initContainers', 'istio-validation');
+  if (!init) return;
+  const annos = isObject(pod.metadata ?? null) && isObject((pod.metadata as JsonObject).annotations ?? null) ? ((pod.metadata as JsonObject).annotations as JsonObject) : {};
+  const tproxy = interceptionMode === 'TPROXY' || annos['sidecar.istio.io/interceptionMode'] === 'TPROXY';
+  if (tproxy && (sc.runAsUser ?? null) !== null) {
+    const proxy = find(pod, 'containers', PROXY_CONTAINER) ?? find(pod, 'initContainers', PROXY_CONTAINER);
+    if (proxy && isObject(proxy.securityContext ?? null)) (proxy.securityContext as JsonObject).runAsUser = 0;
+  }
+  if (!tproxy && init.name === 'istio-validation') {
+    const isc = isObject(init.securityContext ?? null) ? (init.securityContext as JsonObject) : (init.securityContext = Object.create(null) as JsonObject);
+    if ((sc.runAsUser ?? null) !== null) isc.runAsUser = sc.runAsUser!;
+    if ((sc.runAsGroup ?? null) !== null) isc.runAsGroup = sc.runAsGroup!;
+  }
+  const uid = sc.runAsUser;
+  if (typeof uid !== 'number' || uid === 0 || !Array.isArray(init.args)) return;
+  const i = init.args.indexOf('-u');
+  if (i >= 0 && i + 1 < init.args.length) init.args[i + 1] = String(uid);
 }
 
 const OVERRIDES_ANNOTATION = 'proxy.istio.io/overrides';
