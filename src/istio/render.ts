@@ -39,6 +39,7 @@ import { postProcessPod } from './postprocess.js';
 import { decodeGo } from './gostruct.js';
 import { Container } from './kube/core.js';
 import { kubeInjectStream } from './kubeinject.js';
+import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadStream, workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
@@ -535,6 +536,8 @@ export class Renderer {
     };
     if (!result.decision.inject) return result;
     try {
+      const bad = podAnnotationError(annotations);
+      if (bad !== undefined) throw new Error(bad);
       this.checkProxyConfigAnnotation(w, annotations, result);
       const input: TemplateDataInput = {
         version: this.version,
