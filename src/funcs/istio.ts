@@ -55,6 +55,11 @@ export interface IstioFuncOptions {
   render?: (text: string) => string;
   /** Istio up to 1.8 also mapped Sprig's name `toJson` to its own toJSON(map[string]string). */
   legacyToJson?: boolean;
+  /**
+   * appendMultusNetwork reads `namespace/name` and writes `{"name": N, "namespace": NS}` (master); before,
+   * the network is one name, written and compared whole (Istio 1.24's goldens: `{"name": "default/istio-cni"}`).
+   */
+  multusNamespaced?: boolean;
   /** Clock for Sprig's date functions. */
   now?: () => Date;
   /** Random source for Sprig's random functions. */
@@ -170,7 +175,7 @@ function containerPorts(containers: GoValue, include: (c: GoValue) => boolean): 
   return parts.join(',');
 }
 
-function appendMultusNetwork(existing: string, network: string): string {
+function appendMultusNetwork(existing: string, network: string, namespaced = true): string {
   if (existing === '') return network;
   const i = existing.lastIndexOf(']');
   if (i !== -1) {
@@ -184,6 +189,10 @@ function appendMultusNetwork(existing: string, network: string): string {
     if (nets !== null && !Array.isArray(nets)) return existing;
     const list = (nets ?? []) as GoValue[];
     if (list.some((n) => n !== null && !isMap(n))) return existing;
+    if (!namespaced) {
+      for (const n of list) if (isMap(n) && mapGet(n, 'name') === network) return existing;
+      return existing.slice(0, i) + `, {"name": "${network}"}` + existing.slice(i);
+    }
     const slash = network.indexOf('/');
     const ns = slash >= 0 ? network.slice(0, slash) : '';
     const name = slash >= 0 ? network.slice(slash + 1) : network;
@@ -355,7 +364,7 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
   add(def('directory', 'func(string) string', directory));
   add(def('contains', 'func(string, string) bool', (needle: string, haystack: string) => haystack.includes(needle)));
   add(def('toLower', 'func(string) string', goLower));
-  add(def('appendMultusNetwork', 'func(string, string) string', appendMultusNetwork));
+  add(def('appendMultusNetwork', 'func(string, string) string', (e: string, n: string) => appendMultusNetwork(e, n, opts.multusNamespaced ?? true)));
   add(
     def('env', 'func(string, string) string', (key: string, dflt: string) => {
       const v = Object.prototype.hasOwnProperty.call(env, key) ? env[key]! : '';

@@ -357,6 +357,7 @@ function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRend
   const opts: Parameters<typeof istioFuncs>[0] = {
     env: { ...env },
     legacyToJson: version.major === 1 && version.minor <= 8,
+    multusNamespaced: atLeast(version, 1, 28),
     protoToJSON: (m) => proxyConfigJSON(version, m),
   };
   const entry: FuncsEntry = { key, funcs: Object.create(null) as FuncMap, ctx };
@@ -592,6 +593,7 @@ export class Renderer {
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
+    if (atLeast(this.version, 1, 10)) applyClusterInfo(mergedPod, this.inputs.values, isObject(pod.metadata) && isObject(pod.metadata.labels) ? pod.metadata.labels : {});
     mergedPod = postProcessPod(mergedPod, {
       version: this.version,
       values: this.inputs.values,
@@ -745,6 +747,38 @@ function containerOverridesJSON(o: Record<string, JsonObject[]>): string {
     parts.push(`"${field}":[${items.join(',')}]`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * The cluster and network istiod takes from values (global.multiCluster.clusterName, global.network; the
+ * pod's topology.istio.io/network label wins): the network is labelled on the pod (applyMetadata), and
+ * both replace the proxy's ISTIO_META_CLUSTER_ID / ISTIO_META_NETWORK, appended in name order
+ * (overwriteClusterInfo).
+ */
+function applyClusterInfo(pod: JsonObject, values: JsonObject, podLabels: JsonObject): void {
+  const g = isObject(values.global ?? null) ? (values.global as JsonObject) : {};
+  const mc = isObject(g.multiCluster ?? null) ? (g.multiCluster as JsonObject) : {};
+  const str = (v: Json | undefined) => (typeof v === 'string' ? v : '');
+  const envs: Record<string, string> = Object.create(null) as Record<string, string>;
+  const cluster = str(mc.clusterName);
+  let network = str(g.network);
+  if (typeof podLabels['topology.istio.io/network'] === 'string') network = podLabels['topology.istio.io/network'] as string;
+  if (cluster !== '') envs.ISTIO_META_CLUSTER_ID = cluster;
+  if (network !== '') {
+    envs.ISTIO_META_NETWORK = network;
+    const meta = isObject(pod.metadata ?? null) ? (pod.metadata as JsonObject) : (pod.metadata = Object.create(null) as JsonObject);
+    const labels = isObject(meta.labels ?? null) ? (meta.labels as JsonObject) : (meta.labels = Object.create(null) as JsonObject);
+    labels['topology.istio.io/network'] = network;
+  }
+  const keys = Object.keys(envs).sort();
+  if (keys.length === 0) return;
+  const spec = isObject(pod.spec ?? null) ? (pod.spec as JsonObject) : {};
+  const find = (field: string) => (Array.isArray(spec[field]) ? (spec[field] as Json[]).find((c) => isObject(c) && c.name === PROXY_CONTAINER) : undefined);
+  const proxy = find('containers') ?? find('initContainers');
+  if (!proxy || !isObject(proxy)) return;
+  const env = Array.isArray(proxy.env) ? proxy.env.filter((e) => !(isObject(e) && typeof e.name === 'string' && keys.includes(e.name))) : [];
+  for (const k of keys) env.push({ name: k, value: envs[k]! });
+  proxy.env = env;
 }
 
 /** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */

@@ -12,7 +12,7 @@ const dir = process.env.SIDECAR_RENDER_ISTIO_INJECT_TESTS;
 
 // Percent of expressible cases that agree, per release reached so far; other releases must reach the first.
 const FLOORS: Record<string, { parsed: number; bytes: number }> = {
-  '1.24.0': { parsed: 98, bytes: 98 },
+  '1.24.0': { parsed: 100, bytes: 100 },
 };
 const DEFAULT_FLOOR = { parsed: 80, bytes: 75 };
 
