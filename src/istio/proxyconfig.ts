@@ -222,6 +222,25 @@ const DEFAULT_ZIPKIN = 'zipkin.istio-system:9411';
 export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
   const m = proxyModel(v);
   const w = m.wkt;
+  if (!atLeast(v, 1, 6)) {
+    // 1.5's (pkg/config/mesh/mesh.go): Pilot's plain-text address, no status port, Concurrency 0 and no
+    // tracing; the remote services are set, but empty.
+    return newMessage(m.ProxyConfig, {
+      ConfigPath: '/etc/istio/proxy',
+      BinaryPath: '/usr/local/bin/envoy',
+      ServiceCluster: 'istio-proxy',
+      DrainDuration: duration(w, 45),
+      ParentShutdownDuration: duration(w, 60),
+      DiscoveryAddress: 'istio-pilot:15010',
+      ConnectTimeout: duration(w, 1),
+      EnvoyMetricsService: newMessage(m.RemoteService, {}),
+      EnvoyAccessLogService: newMessage(m.RemoteService, {}),
+      ProxyAdminPort: new GoNum(T.int32, 15000n),
+      ControlPlaneAuthPolicy: enumValue(m.AuthenticationPolicy, 0),
+      Concurrency: new GoNum(T.int32, 0n),
+      StatNameLength: new GoNum(T.int32, 189n),
+    });
+  }
   const pc = newMessage(m.ProxyConfig, {
     ConfigPath: './etc/istio/proxy',
     ServiceCluster: 'istio-proxy',
@@ -237,10 +256,7 @@ export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
   // unset concurrency mean "from the CPU limit" (1.18 upgrade notes; mesh.go of 1.17 still has both).
   if (!atLeast(v, 1, 18)) pc.values.set('ParentShutdownDuration', duration(w, 60));
   if (atLeast(v, 1, 7)) pc.values.set('TerminationDrainDuration', duration(w, 5));
-  if (!atLeast(v, 1, 6)) {
-    pc.values.set('Concurrency', new GoNum(T.int32, 2n));
-    pc.values.set('ConnectTimeout', duration(w, 1));
-  } else if (!atLeast(v, 1, 18)) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
+  if (!atLeast(v, 1, 18)) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
   if (!atLeast(v, 1, 21)) {
     const zipkinField = m.Tracing.fields.find((f) => f.go === 'Zipkin')!;
     const zipkinMsg = zipkinField.type as Msg;

@@ -58,6 +58,14 @@ describe('ProxyConfig', () => {
     );
   });
 
+  it("1.5's defaults: Pilot's plain-text address, Concurrency 0, no tracing, no status port", () => {
+    const pc = defaultProxyConfig(V('1.5'));
+    const json = protoToJSON(pc);
+    expect(json).toContain('"discoveryAddress":"istio-pilot:15010"');
+    expect(json).toContain('"configPath":"/etc/istio/proxy"');
+    expect(json).not.toMatch(/concurrency|tracing|statusPort/);
+  });
+
   it('cleaned for the template from 1.10: only what differs from the defaults', () => {
     const pc = applyProxyConfig(V('1.24'), defaultProxyConfig(V('1.24')), { holdApplicationUntilProxyStarts: true, proxyMetadata: { A: 'b' } });
     expect(protoToJSONForTemplate(V('1.24'), pc)).toBe('{"proxyMetadata":{"A":"b"},"holdApplicationUntilProxyStarts":true}');
