@@ -521,7 +521,9 @@ export class Renderer {
     const spec = isObject(pod.spec) ? pod.spec : {};
     const namespace = String(metadata.namespace ?? w.namespace);
     const annotations = strMap(metadata.annotations);
-    const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true' ? true : annotations['sidecar.istio.io/nativeSidecar'] === 'false' ? false : nativeSidecarsOn(this.opts, this.version);
+    // the pod's sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS from 1.24
+    const perPod = atLeast(this.version, 1, 24) ? annotations['sidecar.istio.io/nativeSidecar'] : undefined;
+    const native = perPod === 'true' ? true : perPod === 'false' ? false : nativeSidecarsOn(this.opts, this.version);
     const result: WorkloadResult = {
       workload: w,
       label,

@@ -54,6 +54,7 @@ export interface Detection {
 export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
   [/\.ProxyInitImage\b/, 'master', 'uses .ProxyInitImage'],
   [/\.NativeSidecars\b/, '1.28', 'uses .NativeSidecars'],
+  [/sidecar\.istio\.io\/nativeSidecar\b/, '1.24', 'reads the sidecar.istio.io/nativeSidecar annotation'],
   [/\.CompliancePolicy\b/, '1.23', 'uses .CompliancePolicy'],
   [/\.InboundTrafficPolicyMode\b/, '1.23', 'uses .InboundTrafficPolicyMode'],
   [/\.ProxyUID\b|\.ProxyGID\b/, '1.20', 'uses .ProxyUID/.ProxyGID'],
