@@ -54,6 +54,9 @@ export { SIDECAR_TEMPLATE, type InjectorConfig, type TextPosition } from './conf
 /** A problem with the inputs (not with one workload): the project's one-line InputError. */
 export { InputError as RenderInputError };
 
+/** A template of the config that does not parse: bad input for the whole run, whichever pod found it. */
+class UnparsableTemplate extends InputError {}
+
 function strMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   if (isObject((v ?? null) as Json)) for (const [k, x] of Object.entries(v as JsonObject)) out[k] = typeof x === 'string' ? x : JSON.stringify(x);
@@ -452,24 +455,23 @@ export class Renderer {
       t = parsedTemplate(this.funcs(), text);
       this.parsed.set(name, t);
     }
-    if (t instanceof TemplateError) throw this.positioned(t, name);
+    if (t instanceof TemplateError) {
+      const e = this.positioned(t, name);
+      throw e instanceof InputError ? new UnparsableTemplate(e.reason, e.file, e.line, e.col) : new UnparsableTemplate(e.message);
+    }
     return t;
   }
 
   /**
-   * Parse every template of the config, as istiod does when it loads it: a template that does not parse
-   * fails the whole run (an InputError at its line in the file), not each workload.
+   * Parse the templates every pod gets (defaultTemplates, aliases expanded) before any workload: one that
+   * does not parse fails the whole run (an InputError at its line in the file). The others are parsed
+   * when a pod first selects them (inject.istio.io/templates), so a ConfigMap of six templates starts as
+   * fast as one of one; one of those that does not parse stops the run there, the same way.
    */
   prepare(): void {
-    const names = Object.keys(this.inputs.config.templates);
-    if (names.length === 0) throw new InputError('the injector config has no templates (neither `templates` nor `template`)', this.inputs.config.positions[SIDECAR_TEMPLATE]?.file);
-    for (const name of names) {
-      const t = parsedTemplate(this.funcs(), this.inputs.config.templates[name]!);
-      if (t instanceof TemplateError) {
-        const e = this.positioned(t, name);
-        throw e instanceof InputError ? e : new InputError(e.message);
-      }
-    }
+    const c = this.inputs.config;
+    if (Object.keys(c.templates).length === 0) throw new InputError('the injector config has no templates (neither `templates` nor `template`)', c.positions[SIDECAR_TEMPLATE]?.file);
+    for (const name of c.defaultTemplates.flatMap((n) => c.aliases[n] ?? [n])) if (c.templates[name] !== undefined) this.template(name);
   }
 
   /** Execute a template over the pod's data, with the run's limits. */
@@ -567,6 +569,7 @@ export class Renderer {
       }
       if (merged) result.merged = this.merge(w, pod, result);
     } catch (e) {
+      if (e instanceof UnparsableTemplate) throw e;
       result.error = firstLine(e);
     }
     return result;
