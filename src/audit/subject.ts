@@ -80,6 +80,8 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       mesh: o.config.mesh?.value,
       kubeVersion: o.kubeVersion,
       nativeSidecars: o.nativeSidecars,
+      ...(o.config.istioVersion ? { istioVersion: o.config.istioVersion } : {}),
+      ...(o.config.revision !== undefined ? { revision: o.config.revision } : {}),
     };
     let rendered: JsonObject | undefined;
     let failed = false;
