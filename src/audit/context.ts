@@ -38,6 +38,8 @@ export interface IstioConfig {
   istioVersion?: IstioVersion;
   /** The istiod revision (--revision). */
   revision?: string;
+  /** istiod's environment (--env), over the values' pilot.env. */
+  env?: Record<string, string>;
 }
 
 export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], fallback: string): Evidence {
@@ -171,5 +173,6 @@ export function overlay(a: IstioConfig, b: IstioConfig): IstioConfig {
     injector: b.injector ?? a.injector,
     istioVersion: b.istioVersion ?? a.istioVersion,
     revision: b.revision ?? a.revision,
+    env: b.env ?? a.env,
   };
 }

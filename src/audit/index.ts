@@ -30,7 +30,7 @@ import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { applySet, mergeValues } from '../istio/setvalues.js';
 import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
-import { parseIstioVersion } from '../istio/version.js';
+import { detectIstioVersion, formatIstioVersion, LATEST, parseIstioVersion } from '../istio/version.js';
 
 export type { Finding, Severity, Evidence, KubeVersion } from './types.js';
 export type { InjectFn, InjectContext, InjectWorkload } from './inject.js';
@@ -70,6 +70,8 @@ export interface AuditOptions {
   istioVersion?: string;
   /** The istiod revision the injector renders with. */
   revision?: string;
+  /** istiod's environment as the template's env function sees it (over the values' pilot.env). */
+  env?: Record<string, string>;
   /** The cluster's Kubernetes version (`1.28`, `v1.29.3`). */
   kubeVersion?: string | KubeVersion;
   /** istiod's ENABLE_NATIVE_SIDECARS when the values do not say. */
@@ -91,6 +93,8 @@ export interface AuditOptions {
 export const IGNORE_ANNOTATION = 'sidecar-render.io/ignore';
 
 export interface AuditResult {
+  /** What the run took for granted (release, Kubernetes version, native sidecars), one line. */
+  assumptions: string;
   findings: Finding[];
   /** Findings a sidecar-render.io/ignore annotation silenced, each with the annotation's reason. */
   ignored: Array<Finding & { reason: string }>;
@@ -189,7 +193,27 @@ function configFromFlags(o: AuditOptions): IstioConfig {
     }
   }
   if (o.revision !== undefined) cfg.revision = o.revision;
+  if (o.env && Object.keys(o.env).length) cfg.env = o.env;
   return cfg;
+}
+
+/** The audit's counterpart of render's assumptions line. */
+function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions): string {
+  const text = getIn(config.injector?.object, ['data', 'config']);
+  const detected = typeof text === 'string' ? detectIstioVersion(text) : undefined;
+  const release = config.istioVersion
+    ? `Istio ${formatIstioVersion(config.istioVersion)} (--istio-version)`
+    : typeof text === 'string'
+      ? `Istio ${formatIstioVersion(detected?.version ?? LATEST)} (${detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one'})`
+      : o.inject === null
+        ? 'the built-in model of current templates (--model)'
+        : 'no injector template given: raw workloads judged with the built-in model of current templates';
+  const kubeText = kube ? `Kubernetes ${kube.join('.')}` : 'Kubernetes version not given (--kube-version)';
+  const native =
+    o.nativeSidecars !== undefined
+      ? `native sidecars ${o.nativeSidecars ? 'on' : 'off'} (--native-sidecars)`
+      : "native sidecars as the values' pilot.env.ENABLE_NATIVE_SIDECARS say, else on from Kubernetes 1.33";
+  return `assuming ${release}, ${kubeText}, ${native}; the pod's sidecar.istio.io/nativeSidecar annotation wins`;
 }
 
 /** The rules a run applies: `rules` (all by default) without `disable`; unknown ids are an error. */
@@ -334,7 +358,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     if (progress && (i + 1) % 500 === 0) progress({ phase: 'judging', done: i + 1, total: workloads.length, objects: objects.length });
   });
   progress?.({ phase: 'done', done: workloads.length, total: workloads.length, objects: objects.length });
-  return { findings, ignored, notes, subjects, objects: objects.length };
+  return { assumptions: describeAssumptions(config, kubeVersion, options), findings, ignored, notes, subjects, objects: objects.length };
 }
 
 export { evidenceOf } from './types.js';

@@ -32,6 +32,8 @@ export interface InjectContext {
   /** The release whose template data is built (detected from the templates when absent). */
   istioVersion?: IstioVersion;
   revision?: string;
+  /** istiod's environment beside the values' pilot.env. */
+  env?: Record<string, string>;
 }
 
 /** Returns the injected pod spec, or undefined when the injector would leave the pod alone. */

@@ -46,7 +46,7 @@ function nativeMode(ctx: InjectContext): NativeSidecarsMode {
 function rendererFor(ctx: InjectContext, config: InjectorConfig): Renderer {
   // one renderer per injector, values and mesh: templates are parsed once, not per workload
   const v = ctx.istioVersion;
-  const key = `${nativeMode(ctx)}|${ctx.kubeVersion?.join('.') ?? ''}|${v ? `${v.major}.${v.minor}${v.master ? 'm' : ''}` : ''}|${ctx.revision ?? ''}`;
+  const key = `${nativeMode(ctx)}|${ctx.kubeVersion?.join('.') ?? ''}|${v ? `${v.major}.${v.minor}${v.master ? 'm' : ''}` : ''}|${ctx.revision ?? ''}|${JSON.stringify(ctx.env ?? {})}`;
   let byKey = renderers.get(ctx.values);
   if (!byKey) {
     byKey = new Map();
@@ -65,7 +65,7 @@ function rendererFor(ctx: InjectContext, config: InjectorConfig): Renderer {
       {
         nativeSidecars: nativeMode(ctx),
         kubeVersion: ctx.kubeVersion?.join('.'),
-        env: asStringMap(getIn(ctx.values, ['pilot', 'env'])),
+        env: { ...asStringMap(getIn(ctx.values, ['pilot', 'env'])), ...(ctx.env ?? {}) },
         ...(ctx.istioVersion ? { istioVersion: ctx.istioVersion } : {}),
         ...(ctx.revision !== undefined ? { revision: ctx.revision } : {}),
       },

@@ -82,6 +82,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       nativeSidecars: o.nativeSidecars,
       ...(o.config.istioVersion ? { istioVersion: o.config.istioVersion } : {}),
       ...(o.config.revision !== undefined ? { revision: o.config.revision } : {}),
+      ...(o.config.env ? { env: o.config.env } : {}),
     };
     let rendered: JsonObject | undefined;
     let failed = false;
