@@ -39,8 +39,8 @@ export function renderRequestOf(inputs: InjectorInputs): RenderRequest {
   return req;
 }
 
-/** How often the progress line is redrawn. */
-const PROGRESS_EVERY_MS = 250;
+/** The progress line is redrawn every this many workloads. */
+const PROGRESS_EVERY = 100;
 
 export function renderCommand(program: Command): void {
   const cmd = program
@@ -69,7 +69,6 @@ a pod without containers, a file without workloads.
     // progress only where someone watches it, and not over the output itself
     const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);
     let shown = false;
-    let last = Date.now();
     let done = 0;
     let summary: { failed: number; total: number };
     try {
@@ -87,8 +86,7 @@ a pod without containers, a file without workloads.
         } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${e.text}\n`);
         else if (e.type === 'result' && progress) {
           done++;
-          if (Date.now() - last >= PROGRESS_EVERY_MS) {
-            last = Date.now();
+          if (done % PROGRESS_EVERY === 0) {
             shown = true;
             process.stderr.write(`\rrender: ${done} workloads rendered`);
           }
