@@ -70,6 +70,7 @@ a pod without containers, a file without workloads.
     const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);
     let shown = false;
     let done = 0;
+    let results = 0;
     let summary: { failed: number; total: number };
     try {
       const events = renderStream(req);
@@ -84,7 +85,10 @@ a pod without containers, a file without workloads.
         else if (e.type === 'assumptions') {
           if (!flags.quiet) process.stderr.write(`sidecar-render: ${e.text}\n`);
         } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${e.text}\n`);
-        else if (e.type === 'result' && progress) {
+        else if (e.type === 'result') {
+          // let the event loop run now and then: a reader gone away (| head) is noticed and ends the run
+          if (++results % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+          if (!progress) continue;
           done++;
           if (done % PROGRESS_EVERY === 0) {
             shown = true;
