@@ -12,9 +12,11 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   if (c.workloads === '-') throw new Error(`case "${c.name}" (${c.declaredAt}): workloads cannot be stdin in a matrix`);
   const req: RenderRequest = { workloads: c.workloads };
   if (c.injectorConfigMap) req.injectorConfigMap = c.injectorConfigMap;
+  if (c.injectConfig) req.injectConfig = c.injectConfig;
   if (c.template) req.template = c.template;
   if (c.values) req.values = c.values;
   if (c.valuesFiles) req.valuesFiles = c.valuesFiles;
+  if (c.iop) req.iop = c.iop;
   if (c.set) req.set = c.set;
   if (c.setString) req.setString = c.setString;
   if (c.mesh) req.mesh = c.mesh;

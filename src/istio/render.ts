@@ -920,11 +920,12 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   const renderer = new Renderer(inputs, req);
   renderer.prepare();
   const files = workloadFiles(req.workloads, req.recursive ?? false);
-  yield { type: 'assumptions', text: describeAssumptions(renderer) };
-  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
   const it = workloadsOf(files, req.stdin);
   let cur = it.next();
   let next = cur.done ? cur : it.next();
+  // only once the first workloads read well: input that cannot be rendered at all stays one line
+  yield { type: 'assumptions', text: describeAssumptions(renderer) };
+  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
   const fmt = new OutputFormat(req, next.done === true);
   let failed = 0;
   let total = 0;

@@ -114,7 +114,7 @@ describe('render', () => {
     ['a template with a parse error', readFileSync(CM, 'utf8').replace('{{- if', '{{ .a ) }}{{- if'), /known-1\.yaml:\d+:\d+: template: inject:\d+: unexpected "\)" in command$/],
     ['a ConfigMap without config', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n  values: "{}"\n', /known-2\.yaml:5:1: ConfigMap istio-sidecar-injector has no data\.config/],
     ['a config without templates', 'apiVersion: v1\nkind: ConfigMap\ndata:\n  config: "policy: enabled\\n"\n', /known-3\.yaml:4:11: the injector config has no templates/],
-    ['an unused template that does not parse', readFileSync(CM, 'utf8').replace('    templates:\n', '    templates:\n      other: "{{ if }}"\n'), /known-4\.yaml:18:14: template: inject:1: missing value for if$/],
+    ['an unused template that does not parse', readFileSync(CM, 'utf8').replace('    templates:\n', '    templates:\n      other: "{{ if }}"\n'), /known-4\.yaml:18:20: template: inject:1: missing value for if$/],
   ];
   badTemplates.forEach(([what, content, want], i) => {
     it(`injector ConfigMap with ${what}: exit 2 with one line`, async () => {
