@@ -197,6 +197,15 @@ function configFromFlags(o: AuditOptions): IstioConfig {
   return cfg;
 }
 
+/** Rules whose finding on a workload the injector renders holds only while native sidecars are off. */
+const NEEDS_CLASSIC_PROXY = new Set(['job-never-completes']);
+
+/** A finding that stands on an assumption says which, where nothing the user gave decided it. */
+function assumedFor(rule: string, s: Subject): string {
+  if (!NEEDS_CLASSIC_PROXY.has(rule) || s.injection === 'injected' || s.settings.native.evidence) return '';
+  return ' (Assumed: native sidecars off, as nothing turns them on: no --native-sidecars, no --kube-version 1.33 or later, no ENABLE_NATIVE_SIDECARS in the values.)';
+}
+
 /** The audit's counterpart of render's assumptions line. */
 function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions): string {
   const text = getIn(config.injector?.object, ['data', 'config']);
@@ -338,7 +347,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
           severity: f.severity ?? rule.severity,
           workload: w.id,
           container: f.container ?? null,
-          message: f.message,
+          message: f.message + assumedFor(rule.id, s),
           location: location(f.evidence, w),
           fix: f.fix,
         };

@@ -149,6 +149,26 @@ describe('stated assumptions', () => {
     expect(r.stderr).toBe('sidecar-render: assuming Istio 1.10 (detected: has templates/defaultTemplates), Kubernetes 1.30, native sidecars off (--native-sidecars); the pod\'s sidecar.istio.io/nativeSidecar annotation wins\n');
   });
 
+  it('audit: a finding that stands on the native-sidecar assumption says so, and not once the input decides it', async () => {
+    const { p } = tmp({ 'job.yaml': 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: n}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: app, image: app}\n' });
+    const message = async (...args: string[]) => {
+      const r = await cli('audit', '-q', '--model', '-f', p('job.yaml'), '-o', 'json', ...args);
+      return (JSON.parse(r.stdout) as { rule: string; message: string }[]).find((f) => f.rule === 'job-never-completes')?.message;
+    };
+    expect(await message()).toMatch(/\(Assumed: native sidecars off, as nothing turns them on: no --native-sidecars, no --kube-version 1\.33 or later, no ENABLE_NATIVE_SIDECARS in the values\.\)$/);
+    expect(await message('--native-sidecars', 'false')).not.toContain('Assumed');
+    expect(await message('--kube-version', '1.33')).toBeUndefined();
+  });
+
+  it('audit takes --istio-version and --template (a bare template renders the raw workload)', async () => {
+    const r = await cli('audit', '--template', tpl('hold-1.8.tmpl'), '--values', vals('defaults.json'), '--istio-version', '1.20', '--revision', 'canary', '-f', ex('deployment.yaml'));
+    expect(r.stderr).toMatch(/^sidecar-render: assuming Istio 1\.20 \(--istio-version\), /);
+    const res = auditDetailed([ex('deployment.yaml')], { template: tpl('hold-1.8.tmpl'), values: vals('defaults.json'), istioVersion: '1.20', revision: 'canary' });
+    expect(res.subjects[0]!.injection).toBe('rendered');
+    const proxy = (res.subjects[0]!.spec.containers as { name: string; env?: { name: string; value?: string }[] }[]).find((c) => c.name === 'istio-proxy');
+    expect(proxy).toBeDefined();
+  });
+
   it('--istio-version outside the modelled releases is an error listing them, for every command', async () => {
     for (const cmd of [['render', '-f', ex('deployment.yaml')], ['audit', '-f', ex('deployment.yaml')], ['golden', 'check', 'golden.yaml']]) {
       const r = await cli(...cmd, '--injector-configmap', CM, '--istio-version', '1.99');
