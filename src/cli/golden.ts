@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../template/index.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
-import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
+import { addInputOptions, givenInputs, inputsFromFlags, type InputFlags } from './inputs.js';
 import type { RenderRequest } from '../istio/render.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
 
@@ -29,21 +29,9 @@ function progress(flags: GoldenFlags, verb: string) {
   };
 }
 
-/** The shared input flags given, which apply over every case's own (the default nativeSidecars does not). */
+/** The shared input flags given, which apply over every case's own. */
 function overridesOf(flags: GoldenFlags): Partial<RenderRequest> | undefined {
-  const i = inputsFromFlags(flags);
-  const o: Partial<RenderRequest> = {};
-  if (i.injectorConfigMap) o.injectorConfigMap = i.injectorConfigMap;
-  if (i.injectConfig) o.injectConfig = i.injectConfig;
-  if (i.template) o.template = i.template;
-  if (i.values) o.values = i.values;
-  if (i.mesh) o.mesh = i.mesh;
-  if (i.istioVersion) o.istioVersion = i.istioVersion;
-  if (i.kubeVersion) o.kubeVersion = i.kubeVersion;
-  if (i.revision !== undefined) o.revision = i.revision;
-  if (flags.nativeSidecars !== undefined && flags.nativeSidecars !== 'auto') o.nativeSidecars = i.nativeSidecars;
-  if (Object.keys(i.env).length) o.env = i.env;
-  for (const k of ['valuesFiles', 'iop', 'set', 'setString'] as const) if (i[k].length) o[k] = i[k];
+  const o = givenInputs(inputsFromFlags(flags));
   return Object.keys(o).length ? o : undefined;
 }
 

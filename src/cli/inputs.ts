@@ -12,11 +12,12 @@
 //   -f FILE|DIR|- (repeatable), -R                 workloads, as kubectl reads them
 //   --quiet                     no assumptions line and no progress on stderr
 //
-// A command adds them with addInputOptions and reads them back with inputsFromFlags; what it does with
-// them (render, judge, compare) is its own.
+// A command adds them with addInputOptions and reads them back with inputsFromFlags; toRenderRequest
+// makes the library's request of them (givenInputs only what was given, to lay over a golden case).
+// What a command does with them (render, judge, compare) is its own.
 
 import { Option, type Command } from 'commander';
-import type { NativeSidecarsMode } from '../istio/render.js';
+import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';
 
@@ -172,6 +173,28 @@ export function inputsFromFlags(flags: InputFlags, extraWorkloads: string[] = []
   }
   if (flags.revision !== undefined) out.revision = flags.revision;
   if (out.workloads.filter((w) => w === '-').length > 1) throw new Error('stdin (-) can be read only once');
+  return out;
+}
+
+/** The inputs as the library's RenderRequest (render, and any command that renders: golden, diff). */
+export function toRenderRequest(inputs: InjectorInputs): RenderRequest {
+  const { istioVersionText: _text, quiet: _quiet, ...req } = inputs;
+  return req;
+}
+
+/**
+ * Only the inputs given on the command line, as a RenderRequest fragment to lay over another request
+ * (a golden case's): no workloads, no empty lists, no default native-sidecar mode.
+ */
+export function givenInputs(inputs: InjectorInputs): Partial<RenderRequest> {
+  const { workloads: _w, recursive: _r, ...req } = toRenderRequest(inputs);
+  const out: Partial<RenderRequest> = {};
+  for (const [k, v] of Object.entries(req) as [keyof RenderRequest, unknown][]) {
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    if (k === 'nativeSidecars' && v === 'auto') continue;
+    if (k === 'env' && Object.keys(v as object).length === 0) continue;
+    (out as Record<string, unknown>)[k] = v;
+  }
   return out;
 }
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { renderStream, type RenderRequest } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
-import { addInputOptions, inputsFromFlags, readStdin, type InputFlags, type InjectorInputs } from './inputs.js';
+import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';
 
 interface RenderFlags extends LimitFlags, InputFlags {
   merged?: boolean;
@@ -25,17 +25,10 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
   const inputs = inputsFromFlags(flags);
   if (inputs.workloads.length === 0) throw new Error('render: give the workloads with -f FILE (or a directory, or -f - for stdin)');
   if (!inputs.injectorConfigMap && !inputs.injectConfig && !inputs.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
-  const req = renderRequestOf(inputs);
+  const req = toRenderRequest(inputs);
   if (flags.merged) req.merged = true;
   if (flags.output) req.output = flags.output;
   req.limits = limitsFromFlags(flags);
-  return req;
-}
-
-/** The shared inputs as a RenderRequest (golden and a later diff build theirs the same way). */
-export function renderRequestOf(inputs: InjectorInputs): RenderRequest {
-  const { istioVersionText: _t, quiet: _q, ...rest } = inputs;
-  const req: RenderRequest = { ...rest, workloads: inputs.workloads };
   return req;
 }
 
