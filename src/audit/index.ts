@@ -25,6 +25,7 @@ import { asStringMap, evidenceOf, get, getIn, parseKubeVersion, SEVERITY_RANK, t
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
+import { replacedValuesWarning } from '../istio/render.js';
 import { readFileSync } from 'node:fs';
 import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';
@@ -98,7 +99,8 @@ export interface AuditResult {
   findings: Finding[];
   /** Findings a sidecar-render.io/ignore annotation silenced, each with the annotation's reason. */
   ignored: Array<Finding & { reason: string }>;
-  /** Problems with ignore annotations (no reason, an unknown rule), one line each with file:line:col. */
+  /** Warnings for stderr, one line each: --values leaving out what the templates read, ignore
+   *  annotations without a reason or naming an unknown rule (file:line:col). */
   notes: string[];
   /** Every workload judged, in input order. */
   subjects: Subject[];
@@ -305,6 +307,12 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       : options.kubeVersion;
   const objects = loadObjects(inputs.map(inputText));
   const config = overlay(configFromObjects(objects), configFromFlags(options));
+  const notes: string[] = [];
+  const templatesText = getIn(config.injector?.object, ['data', 'config']);
+  if (config.valuesReplace && config.values && config.injector?.values && typeof templatesText === 'string') {
+    const w = replacedValuesWarning([templatesText], config.injector.values.value as IstioJsonObject, config.values.value as IstioJsonObject, config.values.origin.replace(/^--values /, ''));
+    if (w) notes.push(w);
+  }
 
   const namespaces = new Map<string, Record<string, string>>();
   for (const o of objects) {
@@ -326,7 +334,6 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
 
   const findings: Finding[] = [];
   const ignored: AuditResult['ignored'] = [];
-  const notes: string[] = [];
   const subjects: Subject[] = [];
   workloads.forEach((w, i) => {
     const ignores = ignoresOf(w, notes);

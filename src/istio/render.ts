@@ -768,9 +768,9 @@ function configSource(req: RenderRequest): { kind: 'configmap' | 'config' | 'tem
 }
 
 /** `.Values.a.b` paths the templates read. */
-function valuePathsRead(config: InjectorConfig): string[][] {
+function valuePathsRead(texts: string[]): string[][] {
   const seen = new Set<string>();
-  for (const t of Object.values(config.templates)) {
+  for (const t of texts) {
     for (const m of t.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) seen.add(m[1]!.slice(1));
   }
   return [...seen].sort().map((p) => p.split('.'));
@@ -785,9 +785,12 @@ function hasPath(v: Json, path: string[]): boolean {
   return true;
 }
 
-/** --values replaces data.values: name what the templates read that the ConfigMap had and is now gone. */
-function replacedValuesWarning(config: InjectorConfig, before: JsonObject, after: JsonObject, file: string): string | undefined {
-  const lost = valuePathsRead(config).filter((p) => hasPath(before, p) && !hasPath(after, p));
+/**
+ * --values replaces data.values: a warning naming what the templates (their texts, or the whole
+ * data.config) read that the ConfigMap's values had and the replacement has not.
+ */
+export function replacedValuesWarning(templates: string[], before: JsonObject, after: JsonObject, file: string): string | undefined {
+  const lost = valuePathsRead(templates).filter((p) => hasPath(before, p) && !hasPath(after, p));
   if (lost.length === 0) return undefined;
   const shown = lost.slice(0, 5).map((p) => p.join('.'));
   const more = lost.length > shown.length ? ` and ${lost.length - shown.length} more` : '';
@@ -832,7 +835,7 @@ export function renderInputs(req: RenderRequest): RenderInputs {
     // values given separately replace data.values, which is then not checked either
     values = valuesFile(req.values);
     if (ownValues) {
-      const w = replacedValuesWarning(config, ownValues.values, values, req.values);
+      const w = replacedValuesWarning(Object.values(config.templates), ownValues.values, values, req.values);
       if (w) warnings.push(w);
     }
   } else if (ownValues) {

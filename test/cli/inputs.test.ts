@@ -94,6 +94,9 @@ describe('values: --values replaces, --values-file and --set merge', () => {
     expect(hub({ valuesFiles: [p('partial.yaml')] })).toMatchObject({ hub: 'docker.io/istio', tag: '2.0' });
     expect(hub({ set: ['global.tag=3'] })).toMatchObject({ hub: 'docker.io/istio', tag: 3 });
     expect(hub({ setString: ['global.tag=3.0'] })).toMatchObject({ hub: 'docker.io/istio', tag: '3.0' });
+    const warned = await cli('audit', '-q', '--injector-configmap', CM, '--values', p('partial.yaml'), '-f', ex('deployment.yaml'));
+    expect(warned.stderr).toMatch(new RegExp(`^${p('partial.yaml')}: warning: --values replaces the ConfigMap's data.values, and \\d+ values the templates read are now missing \\(global\\.hub, `));
+    expect((await cli('audit', '-q', '--injector-configmap', CM, '--values-file', p('partial.yaml'), '-f', ex('deployment.yaml'))).stderr).toBe('');
     // the CLI passes its flags through to the same options
     const a = await cli('audit', '-q', '--injector-configmap', CM, '--values-file', p('partial.yaml'), '--set', 'global.proxy.holdApplicationUntilProxyStarts=true', '-f', ex('deployment.yaml'), '--timeline', '--no-color');
     const b = await cli('audit', '-q', '--injector-configmap', CM, '--values-file', p('partial.yaml'), '-f', ex('deployment.yaml'), '--timeline', '--no-color');
