@@ -6,7 +6,19 @@
 
 export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './template/index.js';
 export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
-export { renderRequest, renderStream, renderInputs, Renderer, RenderInputError, type RenderRequest, type RenderOutcome, type RenderEvent, type WorkloadResult } from './istio/render.js';
+export {
+  renderRequest,
+  renderStream,
+  renderInputs,
+  describeAssumptions,
+  workloadFiles,
+  Renderer,
+  RenderInputError,
+  type RenderRequest,
+  type RenderOutcome,
+  type RenderEvent,
+  type WorkloadResult,
+} from './istio/render.js';
 export { workloadStream, workloadsFromText } from './istio/workload.js';
 export { parseIstioVersion, type IstioVersion } from './istio/version.js';
 export * as golden from './golden/index.js';

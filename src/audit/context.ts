@@ -4,6 +4,7 @@
 // they would in the cluster; flags override them.
 
 import { parseEmbedded, InputError, type InputObject } from './input.js';
+import type { IstioVersion } from '../istio/version.js';
 import { get, getIn, isObject, lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
 
 /** A configuration document plus where it came from, so findings can point into it. */
@@ -28,7 +29,17 @@ export interface InjectorConfigMap {
 export interface IstioConfig {
   mesh?: Sourced<JsonObject>;
   values?: Sourced<JsonObject>;
+  /** `values` replace the injector ConfigMap's data.values (as --values does) instead of merging over them. */
+  valuesReplace?: boolean;
+  /** Merged over the values in order with Helm's rules (--values-file, IstioOperator files, --set). */
+  valueLayers?: Sourced<JsonObject>[];
   injector?: InjectorConfigMap;
+  /** The release whose template data is built (--istio-version); detected from the templates otherwise. */
+  istioVersion?: IstioVersion;
+  /** The istiod revision (--revision). */
+  revision?: string;
+  /** istiod's environment (--env), over the values' pilot.env. */
+  env?: Record<string, string>;
 }
 
 export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], fallback: string): Evidence {
@@ -157,6 +168,11 @@ export function overlay(a: IstioConfig, b: IstioConfig): IstioConfig {
   return {
     mesh: b.mesh ?? a.mesh,
     values: b.values ?? a.values,
+    valuesReplace: b.values ? b.valuesReplace : a.valuesReplace,
+    valueLayers: [...(a.valueLayers ?? []), ...(b.valueLayers ?? [])],
     injector: b.injector ?? a.injector,
+    istioVersion: b.istioVersion ?? a.istioVersion,
+    revision: b.revision ?? a.revision,
+    env: b.env ?? a.env,
   };
 }

@@ -25,6 +25,13 @@ import { asStringMap, evidenceOf, get, getIn, parseKubeVersion, SEVERITY_RANK, t
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
+import { replacedValuesWarning } from '../istio/render.js';
+import { readFileSync } from 'node:fs';
+import type { Sourced } from './context.js';
+import type { PathSeg, JsonObject } from './types.js';
+import { applySet, mergeValues } from '../istio/setvalues.js';
+import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
+import { detectIstioVersion, formatIstioVersion, LATEST, parseIstioVersion } from '../istio/version.js';
 
 export type { Finding, Severity, Evidence, KubeVersion } from './types.js';
 export type { InjectFn, InjectContext, InjectWorkload } from './inject.js';
@@ -38,13 +45,34 @@ export { renderTimelineText, renderTimelineSvg } from './timeline-render.js';
 export { formatText, formatJson, formatSarif } from './report.js';
 export { modelInject } from './inject.js';
 
+/** An input: a path (read from disk, as renderRequest reads its inputs), or a name and its text. */
+export type AuditInput = InputText | string;
+
 export interface AuditOptions {
   /** A mesh config file (`istio` ConfigMap, IstioOperator, or the mesh config itself); overrides the input's. */
-  mesh?: InputText;
-  /** Injector values (values object, IstioOperator, or injector ConfigMap); overrides the input's. */
-  values?: InputText;
+  mesh?: AuditInput;
+  /**
+   * Injector values (values object, IstioOperator, or injector ConfigMap) that replace the injector
+   * ConfigMap's data.values, as `render --values` does. To merge over them, use valuesFiles.
+   */
+  values?: AuditInput;
+  /** Values files merged over the values in order, with Helm's rules (maps merge, null deletes). */
+  valuesFiles?: AuditInput[];
+  /** IstioOperator files: spec.values merged over the values, spec.meshConfig over the mesh config. */
+  iop?: AuditInput[];
+  /** Helm's --set and --set-string, applied last. */
+  set?: string[];
+  setString?: string[];
   /** The `istio-sidecar-injector` ConfigMap; overrides the input's. */
-  injectorConfigMap?: InputText;
+  injectorConfigMap?: AuditInput;
+  /** An injection template, or the ConfigMap's data.config text (istioctl's --injectConfigFile), instead of the ConfigMap. */
+  template?: AuditInput;
+  /** The release whose template data is built (`1.24`, `master`); detected from the templates otherwise. */
+  istioVersion?: string;
+  /** The istiod revision the injector renders with. */
+  revision?: string;
+  /** istiod's environment as the template's env function sees it (over the values' pilot.env). */
+  env?: Record<string, string>;
   /** The cluster's Kubernetes version (`1.28`, `v1.29.3`). */
   kubeVersion?: string | KubeVersion;
   /** istiod's ENABLE_NATIVE_SIDECARS when the values do not say. */
@@ -56,20 +84,41 @@ export interface AuditOptions {
   inject?: InjectFn | null;
   /** Only these rule ids. */
   rules?: string[];
+  /** Never these rule ids (an unknown id is an InputError listing the rules). */
+  disable?: string[];
   /** Called while workloads are judged (for progress on big dumps). */
   onProgress?: (event: { phase: 'parsed' | 'judging' | 'done'; done: number; total: number; objects: number }) => void;
 }
 
+/** The annotation that silences rules for one workload: `RULE[, RULE...]: reason`, one entry a line. */
+export const IGNORE_ANNOTATION = 'sidecar-render.io/ignore';
+
 export interface AuditResult {
+  /** What the run took for granted (release, Kubernetes version, native sidecars), one line. */
+  assumptions: string;
   findings: Finding[];
+  /** Findings a sidecar-render.io/ignore annotation silenced, each with the annotation's reason. */
+  ignored: Array<Finding & { reason: string }>;
+  /** Warnings for stderr, one line each: --values leaving out what the templates read, ignore
+   *  annotations without a reason or naming an unknown rule (file:line:col). */
+  notes: string[];
   /** Every workload judged, in input order. */
   subjects: Subject[];
   /** Objects read (List items counted one by one). */
   objects: number;
 }
 
-function toTexts(inputs: ReadonlyArray<InputText | string>): InputText[] {
-  return inputs.map((x, i) => (typeof x === 'string' ? { name: inputs.length > 1 ? `<input ${i + 1}>` : '<input>', text: x } : x));
+const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
+
+/** A path read from disk, or text given with its name. */
+export function inputText(x: AuditInput): InputText {
+  if (typeof x !== 'string') return x;
+  try {
+    return { name: x, text: readFileSync(x, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    throw new InputError(READ_ERRORS[code] ?? `cannot read (${code || (e as Error).message})`, x);
+  }
 }
 
 /** The Istio configuration the input itself carries (ConfigMaps, IstioOperator). */
@@ -92,10 +141,132 @@ function configFromObjects(objs: InputObject[]): IstioConfig {
 
 function configFromFlags(o: AuditOptions): IstioConfig {
   const cfg: IstioConfig = {};
-  if (o.mesh) cfg.mesh = meshFromFile(loadObjects([o.mesh]), o.mesh.name);
-  if (o.values) cfg.values = valuesFromFile(loadObjects([o.values]), o.values.name);
-  if (o.injectorConfigMap) cfg.injector = injectorFromFile(loadObjects([o.injectorConfigMap]), o.injectorConfigMap.name);
+  if (o.mesh) {
+    const m = inputText(o.mesh);
+    cfg.mesh = meshFromFile(loadObjects([m]), m.name);
+  }
+  if (o.values) {
+    const v = inputText(o.values);
+    cfg.values = valuesFromFile(loadObjects([v]), v.name);
+    cfg.valuesReplace = true;
+  }
+  if (o.injectorConfigMap && o.template) throw new InputError('give --injector-configmap or --template, not both');
+  if (o.injectorConfigMap) {
+    const i = inputText(o.injectorConfigMap);
+    cfg.injector = injectorFromFile(loadObjects([i]), i.name);
+  }
+  if (o.template) {
+    // a bare template or data.config text: what an injector ConfigMap without data.values holds
+    const t = inputText(o.template);
+    cfg.injector = { object: { kind: 'ConfigMap', metadata: { name: 'istio-sidecar-injector' }, data: { config: t.text } }, origin: `--template ${t.name}` };
+  }
+  const layers: Sourced<JsonObject>[] = [];
+  for (const x of o.iop ?? []) {
+    const t = inputText(x);
+    const op = loadObjects([t]).find((obj) => isIstioOperator(obj.value));
+    if (!op) throw new InputError('no IstioOperator found (expected kind: IstioOperator)', t.name);
+    const parts = fromIstioOperator(op);
+    if (parts.values) layers.push({ ...parts.values, origin: `--iop ${t.name}` });
+    if (parts.mesh) {
+      const over = { ...parts.mesh, origin: `--iop ${t.name}` };
+      cfg.mesh = cfg.mesh ? { ...over, value: mergeValues(cfg.mesh.value as IstioJsonObject, over.value as IstioJsonObject) as JsonObject } : over;
+    }
+  }
+  for (const x of o.valuesFiles ?? []) {
+    const t = inputText(x);
+    layers.push({ ...valuesFromFile(loadObjects([t]), t.name), origin: `--values-file ${t.name}` });
+  }
+  const sets: Array<[string, boolean]> = [...(o.set ?? []).map((a): [string, boolean] => [a, false]), ...(o.setString ?? []).map((a): [string, boolean] => [a, true])];
+  for (const [arg, asString] of sets) {
+    let value: IstioJsonObject;
+    try {
+      value = applySet(Object.create(null) as IstioJsonObject, arg, asString);
+    } catch (e) {
+      throw new InputError(`--set: ${(e as Error).message.split('\n')[0]}`);
+    }
+    layers.push({ value: value as JsonObject, locator: NOWHERE, base: [], origin: `${asString ? '--set-string' : '--set'} ${arg}` });
+  }
+  if (layers.length) cfg.valueLayers = layers;
+  if (o.istioVersion) {
+    try {
+      cfg.istioVersion = parseIstioVersion(o.istioVersion);
+    } catch (e) {
+      throw new InputError(`--istio-version: ${(e as Error).message}`);
+    }
+  }
+  if (o.revision !== undefined) cfg.revision = o.revision;
+  if (o.env && Object.keys(o.env).length) cfg.env = o.env;
   return cfg;
+}
+
+/** Rules whose finding on a workload the injector renders holds only while native sidecars are off. */
+const NEEDS_CLASSIC_PROXY = new Set(['job-never-completes']);
+
+/** A finding that stands on an assumption says which, where nothing the user gave decided it. */
+function assumedFor(rule: string, s: Subject): string {
+  if (!NEEDS_CLASSIC_PROXY.has(rule) || s.injection === 'injected' || s.settings.native.evidence) return '';
+  return ' (Assumed: native sidecars off, as nothing turns them on: no --native-sidecars, no --kube-version 1.33 or later, no ENABLE_NATIVE_SIDECARS in the values.)';
+}
+
+/** The audit's counterpart of render's assumptions line. */
+function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions): string {
+  const text = getIn(config.injector?.object, ['data', 'config']);
+  const detected = typeof text === 'string' ? detectIstioVersion(text) : undefined;
+  const release = config.istioVersion
+    ? `Istio ${formatIstioVersion(config.istioVersion)} (--istio-version)`
+    : typeof text === 'string'
+      ? `Istio ${formatIstioVersion(detected?.version ?? LATEST)} (${detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one'})`
+      : o.inject === null
+        ? 'the built-in model of current templates (--model)'
+        : 'no injector template given: raw workloads judged with the built-in model of current templates';
+  const kubeText = kube ? `Kubernetes ${kube.join('.')}` : 'Kubernetes version not given (--kube-version)';
+  const native =
+    o.nativeSidecars !== undefined
+      ? `native sidecars ${o.nativeSidecars ? 'on' : 'off'} (--native-sidecars)`
+      : "native sidecars as the values' pilot.env.ENABLE_NATIVE_SIDECARS say, else on from Kubernetes 1.33";
+  return `assuming ${release}, ${kubeText}, ${native}; the pod's sidecar.istio.io/nativeSidecar annotation wins`;
+}
+
+/** The rules a run applies: `rules` (all by default) without `disable`; unknown ids are an error. */
+function selectRules(o: AuditOptions): readonly Rule[] {
+  const known = new Set(RULES.map((r) => r.id));
+  for (const id of [...(o.rules ?? []), ...(o.disable ?? [])]) {
+    if (!known.has(id)) throw new InputError(`unknown rule "${id}"; the rules are ${RULES.map((r) => r.id).join(', ')}`);
+  }
+  return RULES.filter((r) => (!o.rules || o.rules.includes(r.id)) && !(o.disable ?? []).includes(r.id));
+}
+
+/**
+ * A workload's sidecar-render.io/ignore entries (on the object or its pod template): rule id to reason.
+ * An entry without a reason, or naming no rule, silences nothing and becomes a note.
+ */
+function ignoresOf(w: Workload, notes: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const known = new Set(RULES.map((r) => r.id));
+  const places: Array<{ text: string; path: PathSeg[] }> = [];
+  const own = getIn(w.object.value, ['metadata', 'annotations', IGNORE_ANNOTATION]);
+  if (typeof own === 'string') places.push({ text: own, path: [...w.object.path, 'metadata', 'annotations', IGNORE_ANNOTATION] });
+  const pod = w.podPath.length > w.object.path.length ? w.annotations[IGNORE_ANNOTATION] : undefined;
+  if (pod !== undefined) places.push({ text: pod, path: [...w.podPath, 'metadata', 'annotations', IGNORE_ANNOTATION] });
+  for (const { text, path } of places) {
+    const where = (): string => {
+      const p = w.object.locator.pos(path);
+      return p && w.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : w.id;
+    };
+    for (const entry of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      const i = entry.indexOf(':');
+      const ids = (i < 0 ? entry : entry.slice(0, i)).split(',').map((x) => x.trim()).filter(Boolean);
+      const reason = i < 0 ? '' : entry.slice(i + 1).trim();
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length) notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the rules are ${[...known].join(', ')}`);
+      if (!reason) {
+        notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} "${entry}" has no reason, so it silences nothing; write "RULE: why it does not apply"`);
+        continue;
+      }
+      for (const id of ids) if (known.has(id)) out.set(id, reason);
+    }
+  }
+  return out;
 }
 
 const NOWHERE: Locator = { file: '', pos: () => undefined };
@@ -126,7 +297,7 @@ export function location(e: Evidence, w?: Workload): string {
 }
 
 /** Judge every workload of the inputs; findings in input order, most severe first within a workload. */
-export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options: AuditOptions = {}): AuditResult {
+export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditOptions = {}): AuditResult {
   const kubeVersion =
     typeof options.kubeVersion === 'string'
       ? (parseKubeVersion(options.kubeVersion) ??
@@ -134,8 +305,14 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
           throw new InputError(`--kube-version: cannot read "${options.kubeVersion}" (expected e.g. 1.29)`);
         })())
       : options.kubeVersion;
-  const objects = loadObjects(toTexts(inputs));
+  const objects = loadObjects(inputs.map(inputText));
   const config = overlay(configFromObjects(objects), configFromFlags(options));
+  const notes: string[] = [];
+  const templatesText = getIn(config.injector?.object, ['data', 'config']);
+  if (config.valuesReplace && config.values && config.injector?.values && typeof templatesText === 'string') {
+    const w = replacedValuesWarning([templatesText], config.injector.values.value as IstioJsonObject, config.values.value as IstioJsonObject, config.values.origin.replace(/^--values /, ''));
+    if (w) notes.push(w);
+  }
 
   const namespaces = new Map<string, Record<string, string>>();
   for (const o of objects) {
@@ -151,13 +328,15 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
   if (workloads.length === 0 && (config.injector || config.values || config.mesh)) workloads.push(representativeWorkload());
 
   const inject = options.inject === null ? undefined : (options.inject ?? defaultInject);
-  const rules: readonly Rule[] = options.rules ? RULES.filter((r) => options.rules!.includes(r.id)) : RULES;
+  const rules = selectRules(options);
   const progress = options.onProgress;
   progress?.({ phase: 'parsed', done: 0, total: workloads.length, objects: objects.length });
 
   const findings: Finding[] = [];
+  const ignored: AuditResult['ignored'] = [];
   const subjects: Subject[] = [];
   workloads.forEach((w, i) => {
+    const ignores = ignoresOf(w, notes);
     const s = buildSubject(w, {
       config,
       inject,
@@ -175,7 +354,7 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
           severity: f.severity ?? rule.severity,
           workload: w.id,
           container: f.container ?? null,
-          message: f.message,
+          message: f.message + assumedFor(rule.id, s),
           location: location(f.evidence, w),
           fix: f.fix,
         };
@@ -187,16 +366,20 @@ export function auditDetailed(inputs: ReadonlyArray<InputText | string>, options
       });
     }
     mine.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
-    findings.push(...mine);
+    for (const f of mine) {
+      const reason = ignores.get(f.rule);
+      if (reason === undefined) findings.push(f);
+      else ignored.push({ ...f, reason });
+    }
     if (progress && (i + 1) % 500 === 0) progress({ phase: 'judging', done: i + 1, total: workloads.length, objects: objects.length });
   });
   progress?.({ phase: 'done', done: workloads.length, total: workloads.length, objects: objects.length });
-  return { findings, subjects, objects: objects.length };
+  return { assumptions: describeAssumptions(config, kubeVersion, options), findings, ignored, notes, subjects, objects: objects.length };
 }
 
 export { evidenceOf } from './types.js';
 
-export function audit(inputs: ReadonlyArray<InputText | string>, options: AuditOptions = {}): Finding[] {
+export function audit(inputs: ReadonlyArray<AuditInput>, options: AuditOptions = {}): Finding[] {
   return auditDetailed(inputs, options).findings;
 }
 

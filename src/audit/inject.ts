@@ -3,6 +3,7 @@
 // template at hand, or the template fails) so that the lifecycle-relevant parts are still judged.
 
 import type { InjectorConfigMap } from './context.js';
+import type { IstioVersion } from '../istio/version.js';
 import type { Settings } from './settings.js';
 import { PROXY } from './workload.js';
 import { asArray, get, getIn, isObject, isTrue, type JsonObject, type KubeVersion } from './types.js';
@@ -28,6 +29,11 @@ export interface InjectContext {
   mesh?: JsonObject;
   kubeVersion?: KubeVersion;
   nativeSidecars?: boolean;
+  /** The release whose template data is built (detected from the templates when absent). */
+  istioVersion?: IstioVersion;
+  revision?: string;
+  /** istiod's environment beside the values' pilot.env. */
+  env?: Record<string, string>;
 }
 
 /** Returns the injected pod spec, or undefined when the injector would leave the pod alone. */

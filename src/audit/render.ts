@@ -45,7 +45,8 @@ function nativeMode(ctx: InjectContext): NativeSidecarsMode {
 
 function rendererFor(ctx: InjectContext, config: InjectorConfig): Renderer {
   // one renderer per injector, values and mesh: templates are parsed once, not per workload
-  const key = `${nativeMode(ctx)}|${ctx.kubeVersion?.join('.') ?? ''}`;
+  const v = ctx.istioVersion;
+  const key = `${nativeMode(ctx)}|${ctx.kubeVersion?.join('.') ?? ''}|${v ? `${v.major}.${v.minor}${v.master ? 'm' : ''}` : ''}|${ctx.revision ?? ''}|${JSON.stringify(ctx.env ?? {})}`;
   let byKey = renderers.get(ctx.values);
   if (!byKey) {
     byKey = new Map();
@@ -64,7 +65,9 @@ function rendererFor(ctx: InjectContext, config: InjectorConfig): Renderer {
       {
         nativeSidecars: nativeMode(ctx),
         kubeVersion: ctx.kubeVersion?.join('.'),
-        env: asStringMap(getIn(ctx.values, ['pilot', 'env'])),
+        env: { ...asStringMap(getIn(ctx.values, ['pilot', 'env'])), ...(ctx.env ?? {}) },
+        ...(ctx.istioVersion ? { istioVersion: ctx.istioVersion } : {}),
+        ...(ctx.revision !== undefined ? { revision: ctx.revision } : {}),
       },
     );
     byKey.set(full, r);

@@ -4,6 +4,8 @@
 import { parse as parseYaml } from 'yaml';
 import { evidenceIn, type IstioConfig, type Sourced } from './context.js';
 import { parseEmbedded } from './input.js';
+import { mergeValues } from '../istio/setvalues.js';
+import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
 import { PROXY, type Workload } from './workload.js';
 import { asArray, asString, get, getIn, isObject, isTrue, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
@@ -49,15 +51,18 @@ const merged = new WeakMap<IstioConfig, JsonObject>();
 export function effectiveValues(cfg: IstioConfig): JsonObject {
   let v = merged.get(cfg);
   if (!v) {
-    const fromCm = cfg.injector?.values?.value ?? EMPTY;
+    const fromCm = cfg.valuesReplace && cfg.values ? EMPTY : (cfg.injector?.values?.value ?? EMPTY);
     v = cfg.values ? deepMerge(fromCm, cfg.values.value) : fromCm;
+    for (const layer of cfg.valueLayers ?? []) v = mergeValues(v as IstioJsonObject, layer.value as IstioJsonObject) as JsonObject;
     merged.set(cfg, v);
   }
   return v;
 }
 
 function valueSource(cfg: IstioConfig, path: string[]): Sourced<JsonObject> | undefined {
+  for (const layer of [...(cfg.valueLayers ?? [])].reverse()) if (getIn(layer.value, path) !== undefined) return layer;
   if (cfg.values && getIn(cfg.values.value, path) !== undefined) return cfg.values;
+  if (cfg.valuesReplace && cfg.values) return undefined;
   if (cfg.injector?.values && getIn(cfg.injector.values.value, path) !== undefined) return cfg.injector.values;
   return undefined;
 }

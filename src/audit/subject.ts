@@ -80,6 +80,9 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       mesh: o.config.mesh?.value,
       kubeVersion: o.kubeVersion,
       nativeSidecars: o.nativeSidecars,
+      ...(o.config.istioVersion ? { istioVersion: o.config.istioVersion } : {}),
+      ...(o.config.revision !== undefined ? { revision: o.config.revision } : {}),
+      ...(o.config.env ? { env: o.config.env } : {}),
     };
     let rendered: JsonObject | undefined;
     let failed = false;

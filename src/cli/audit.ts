@@ -19,16 +19,12 @@ import {
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
+import { IGNORE_ANNOTATION } from '../audit/index.js';
+import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
+import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
 
-interface AuditFlags {
-  file: string[];
-  filename: string[];
-  mesh?: string;
-  values?: string;
-  injectorConfigmap?: string;
-  kubeVersion?: string;
-  nativeSidecars?: boolean | string;
+interface AuditFlags extends InputFlags {
   output: 'text' | 'json' | 'sarif';
   failOn: 'info' | 'warning' | 'error';
   timeline?: boolean;
@@ -37,6 +33,7 @@ interface AuditFlags {
   progress?: boolean;
   model?: boolean;
   listRules?: boolean;
+  disable: string[];
 }
 
 function readInput(file: string): InputText {
@@ -60,28 +57,20 @@ function readInput(file: string): InputText {
   return { name: file, text };
 }
 
-/** --native-sidecars alone means on; `true`, `false` or `auto` (the values decide) as a value. */
-function nativeSidecarsFlag(v: boolean | string | undefined): boolean | undefined {
-  if (v === undefined || v === 'auto') return undefined;
-  if (v === true || v === 'true') return true;
-  if (v === 'false') return false;
-  throw new InputError(`--native-sidecars takes true, false or auto, not "${String(v)}"`);
+/** --native-sidecars as the audit takes it: auto leaves it to the values and --kube-version. */
+function nativeSidecarsOption(v: InjectorInputs['nativeSidecars']): boolean | undefined {
+  return v === 'auto' ? undefined : v === 'true';
 }
 
 export function auditCommand(program: Command): Command {
-  return program
+  const cmd = program
     .command('audit')
     .description('find sidecar lifecycle hazards (start order, hold, preStop, drain, Jobs, native sidecars) in workloads, injector config and cluster dumps')
-    .argument('[files...]', 'more input files, as with -f')
-    .option('-f, --file <path>', 'input YAML/JSON (repeatable; - for stdin): workloads, kind: List dumps, istio and istio-sidecar-injector ConfigMaps', collect, [] as string[])
-    .addOption(new Option('--filename <path>', 'the same as -f (the name render and kubectl use)').argParser(collect).default([] as string[]).hideHelp())
-    .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
-    .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')
-    .option('--injector-configmap <path>', 'the istio-sidecar-injector ConfigMap (template and values)')
-    .option('--kube-version <version>', 'the cluster\'s Kubernetes version, e.g. 1.28 (native sidecars need 1.29)')
-    .option('--native-sidecars [mode]', 'istiod\'s ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (default: the values and --kube-version decide)')
+    .argument('[files...]', 'more input files, as with -f');
+  addInputOptions(cmd)
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['info', 'warning', 'error']).default('error'))
+    .option('--disable <rule>', 'do not apply this rule (repeatable, or comma-separated)', collect, [] as string[])
     .option('--timeline', 'explain start-up and shutdown step by step for each workload, instead of findings')
     .addOption(new Option('--timeline-format <format>', 'timeline format').choices(['text', 'svg']).default('text'))
     .option('--color', 'force colour')
@@ -91,15 +80,19 @@ export function auditCommand(program: Command): Command {
     .option('--list-rules', 'list the rules and exit')
     .addHelpText(
       'after',
-      '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
+      '\nInputs: -f takes workloads, kind: List dumps, and the istio and istio-sidecar-injector ConfigMaps, which apply to\n' +
+        'the workloads beside them as in the cluster; the injector flags override them and mean what they mean for render.\n' +
+        `A workload annotated ${IGNORE_ANNOTATION}: "RULE: reason" is not reported for RULE (the reason is required).\n` +
+        '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
         'Example: kubectl get cm,deploy,job,cronjob -A -o yaml | sidecar-render audit -f -',
     )
     .action((files: string[], flags: AuditFlags) => {
-      process.exitCode = runAudit({ ...flags, file: [...flags.file, ...flags.filename, ...files] });
+      process.exitCode = runAudit(flags, files);
     });
+  return cmd;
 }
 
-function runAudit(flags: AuditFlags): number {
+function runAudit(flags: AuditFlags, extra: string[]): number {
   const out = (s: string): void => {
     process.stdout.write(s);
   };
@@ -108,19 +101,37 @@ function runAudit(flags: AuditFlags): number {
     return 0;
   }
   try {
-    const files = flags.file.length ? flags.file : process.stdin.isTTY ? [] : ['-'];
-    if (files.length === 0 && !flags.injectorConfigmap && !flags.values && !flags.mesh) {
+    let inputsFlags: InjectorInputs;
+    try {
+      inputsFlags = inputsFromFlags(flags, extra);
+    } catch (e) {
+      throw new InputError((e as Error).message);
+    }
+    const given = inputsFlags.workloads.length ? inputsFlags.workloads : process.stdin.isTTY ? [] : ['-'];
+    const files = given.length ? workloadFiles(given, inputsFlags.recursive) : [];
+    const anyConfig = inputsFlags.injectorConfigMap || inputsFlags.injectConfig || inputsFlags.template || inputsFlags.values || inputsFlags.mesh || inputsFlags.iop.length || inputsFlags.valuesFiles.length;
+    if (files.length === 0 && !anyConfig) {
       throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--values');
     }
-    const inputs = files.map((f) => readInput(f));
-    const showProgress = flags.progress !== false;
+    const inputs = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => readInput(f));
+    const showProgress = flags.progress !== false && !inputsFlags.quiet;
+    const template = inputsFlags.template ?? inputsFlags.injectConfig;
     const opts: AuditOptions = {
-      mesh: flags.mesh ? readInput(flags.mesh) : undefined,
-      values: flags.values ? readInput(flags.values) : undefined,
-      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap) : undefined,
-      kubeVersion: flags.kubeVersion,
-      nativeSidecars: nativeSidecarsFlag(flags.nativeSidecars),
+      mesh: inputsFlags.mesh ? readInput(inputsFlags.mesh) : undefined,
+      values: inputsFlags.values ? readInput(inputsFlags.values) : undefined,
+      valuesFiles: inputsFlags.valuesFiles.map(readInput),
+      iop: inputsFlags.iop.map(readInput),
+      set: inputsFlags.set,
+      setString: inputsFlags.setString,
+      injectorConfigMap: inputsFlags.injectorConfigMap ? readInput(inputsFlags.injectorConfigMap) : undefined,
+      template: template ? readInput(template) : undefined,
+      istioVersion: inputsFlags.istioVersionText,
+      revision: inputsFlags.revision,
+      env: inputsFlags.env,
+      kubeVersion: inputsFlags.kubeVersion,
+      nativeSidecars: nativeSidecarsOption(inputsFlags.nativeSidecars),
       inject: flags.model ? null : undefined,
+      disable: flags.disable.flatMap((d) => d.split(',').map((x) => x.trim()).filter(Boolean)),
       onProgress: showProgress
         ? (e) => {
             if (e.objects < 300) return;
@@ -131,6 +142,11 @@ function runAudit(flags: AuditFlags): number {
         : undefined,
     };
     const result = auditDetailed(inputs, opts);
+    if (!inputsFlags.quiet) process.stderr.write(`sidecar-render: ${result.assumptions}\n`);
+    for (const n of result.notes) process.stderr.write(n + '\n');
+    if (result.ignored.length && !inputsFlags.quiet) {
+      process.stderr.write(`audit: ${result.ignored.length} finding${result.ignored.length === 1 ? '' : 's'} ignored by ${IGNORE_ANNOTATION} annotations\n`);
+    }
     const color = flags.color ?? (process.stdout.isTTY && !process.env['NO_COLOR']);
     if (flags.timeline) {
       const tls = result.subjects.map(timeline);

@@ -3,14 +3,16 @@
 import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../template/index.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
+import { addInputOptions, givenInputs, inputsFromFlags, type InputFlags } from './inputs.js';
+import type { RenderRequest } from '../istio/render.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
 
 export interface GoldenCommandDeps {
   /** Builds the renderer for a matrix (the Istio renderer, with inputs cached across cases); limits apply to every case. */
-  renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions }) => CaseRenderer;
+  renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions; overrides?: Partial<RenderRequest> }) => CaseRenderer;
 }
 
-interface GoldenFlags extends LimitFlags {
+interface GoldenFlags extends LimitFlags, InputFlags {
   output: 'text' | 'json';
   color?: boolean;
   run?: string;
@@ -22,9 +24,15 @@ const PROGRESS_MIN_CASES = 50;
 
 function progress(flags: GoldenFlags, verb: string) {
   return (done: number, total: number) => {
-    if (flags.progress === false || total < PROGRESS_MIN_CASES) return;
+    if (flags.progress === false || flags.quiet || total < PROGRESS_MIN_CASES) return;
     if (done === total || done % 100 === 0) process.stderr.write(`${verb} ${done}/${total} cases\n`);
   };
+}
+
+/** The shared input flags given, which apply over every case's own. */
+function overridesOf(flags: GoldenFlags): Partial<RenderRequest> | undefined {
+  const o = givenInputs(inputsFromFlags(flags));
+  return Object.keys(o).length ? o : undefined;
 }
 
 function filterOf(flags: GoldenFlags): ((name: string) => boolean) | undefined {
@@ -83,10 +91,12 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .option('--no-color', 'never colour diffs')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
     .option('--no-progress', 'no progress lines on stderr');
+  addInputOptions(check, { workloads: false });
   addLimitOptions(check).action(async (file: string, flags: GoldenFlags) => {
       const limits = limitsFromFlags(flags);
+      const overrides = overridesOf(flags);
       const m = loadMatrix(file);
-      const r = await checkMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
+      const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
       printCheck(r, flags);
       process.exitCode = r.changed + r.missing + r.failed > 0 ? 1 : 0;
     });
@@ -99,10 +109,12 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .option('--prune', 'remove golden files that no case produces')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
     .option('--no-progress', 'no progress lines on stderr');
+  addInputOptions(update, { workloads: false });
   addLimitOptions(update).action(async (file: string, flags: GoldenFlags) => {
       const limits = limitsFromFlags(flags);
+      const overrides = overridesOf(flags);
       const m = loadMatrix(file);
-      const r = await updateMatrix(m, deps.renderer(m, { limits }), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
       printUpdate(r, flags);
       process.exitCode = r.failed > 0 ? 1 : 0;
     });

@@ -17,6 +17,11 @@ const commands: Record<string, () => Promise<Register>> = {
     const [{ goldenCommand }, { istioCaseRenderer }] = await Promise.all([import('./golden.js'), import('../golden/istio.js')]);
     return (program) => goldenCommand(program, { renderer: istioCaseRenderer });
   },
+  completion: async () => {
+    const { completionCommand } = await import('./completion.js');
+    return (program) => completionCommand(program, () => buildProgram());
+  },
+  version: async () => (await import('./completion.js')).versionCommand,
 };
 
 /** The program with every command, or with only the one `argv` (process.argv style) names. */
@@ -35,8 +40,26 @@ export async function buildProgram(argv?: string[]): Promise<Command> {
   return program;
 }
 
+let pipeGuarded = false;
+
+/**
+ * A reader that goes away (`sidecar-render render ... | head`) ends the run quietly: EPIPE on stdout
+ * or stderr is not an error worth a stack trace, and there is nobody left to tell.
+ */
+function exitQuietlyOnBrokenPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(Number(process.exitCode ?? 0));
+      throw e;
+    });
+  }
+}
+
 /** Run the CLI; resolves to the exit code. Errors become one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnBrokenPipe();
   process.exitCode = undefined;
   const program = await buildProgram(argv);
   try {

@@ -9,126 +9,49 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { RENDER_MODES, renderStream, type NativeSidecarsMode, type RenderMode, type RenderRequest } from '../istio/render.js';
-import { parseIstioVersion } from '../istio/version.js';
+import { RENDER_MODES, renderStream, type RenderMode, type RenderRequest } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
-import { collect, oneOf } from './options.js';
+import { oneOf } from './options.js';
+import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';
 
-interface RenderFlags extends LimitFlags {
-  injectorConfigmap?: string;
-  injectConfigFile?: string;
-  template?: string;
-  values?: string;
-  valuesFile: string[];
-  valuesFileIstioctl?: string;
-  mesh?: string;
-  meshConfigFile?: string;
-  filename?: string;
+interface RenderFlags extends LimitFlags, InputFlags {
   merged?: boolean;
   output?: 'yaml' | 'json';
   outputFile?: string;
-  set: string[];
-  setString: string[];
-  revision?: string;
-  istioVersion?: string;
-  nativeSidecars: NativeSidecarsMode;
+  progress?: boolean;
   mode: RenderMode;
-  kubeVersion?: string;
-  env: string[];
 }
 
-function parseEnv(list: string[]): Record<string, string> {
-  const env: Record<string, string> = Object.create(null);
-  for (const kv of list) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new Error(`--env wants KEY=VALUE, not "${kv}"`);
-    env[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return env;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The request the flags describe (exported for tests and the golden command). */
+/** The request the flags describe (exported for tests). */
 export function requestFromFlags(flags: RenderFlags): RenderRequest {
-  const pick = (a: string | undefined, b: string | undefined, names: string) => {
-    if (a !== undefined && b !== undefined && a !== b) throw new Error(`give only one of ${names}`);
-    return a ?? b;
-  };
-  const injectorConfigMap = pick(flags.injectorConfigmap, flags.injectConfigFile, '--injector-configmap and --injectConfigFile');
-  const values = pick(flags.values, flags.valuesFileIstioctl, '--values and --valuesFile');
-  const mesh = pick(flags.mesh, flags.meshConfigFile, '--mesh and --meshConfigFile');
-  if (!flags.filename) throw new Error('render: give the workloads with -f FILE (or -f - for stdin)');
-  if (!injectorConfigMap && !flags.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
-  const req: RenderRequest = {
-    workloads: flags.filename,
-    valuesFiles: flags.valuesFile,
-    set: flags.set,
-    setString: flags.setString,
-    nativeSidecars: flags.nativeSidecars,
-    env: parseEnv(flags.env),
-  };
+  const inputs = inputsFromFlags(flags);
+  if (inputs.workloads.length === 0) throw new Error('render: give the workloads with -f FILE (or a directory, or -f - for stdin)');
+  if (!inputs.injectorConfigMap && !inputs.injectConfig && !inputs.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
+  const req = toRenderRequest(inputs);
   if (flags.mode === 'kube-inject') req.mode = 'kube-inject';
-  if (injectorConfigMap) req.injectorConfigMap = injectorConfigMap;
-  if (flags.template) req.template = flags.template;
-  if (values) req.values = values;
-  if (mesh) req.mesh = mesh;
   if (flags.merged) req.merged = true;
   if (flags.output) req.output = flags.output;
-  if (flags.revision !== undefined) req.revision = flags.revision;
-  if (flags.istioVersion) req.istioVersion = parseIstioVersion(flags.istioVersion);
   req.limits = limitsFromFlags(flags);
-  if (flags.kubeVersion) {
-    if (!/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
-    req.kubeVersion = flags.kubeVersion;
-  }
   return req;
 }
 
+/** The progress line is redrawn every this many workloads. */
+const PROGRESS_EVERY = 100;
+
 export function renderCommand(program: Command): void {
-  // istioctl's --valuesFile and Helm-style --values-file share commander's attribute name: the former
-  // is kept aside here and leaves the latter's list alone.
-  let istioctlValues: string | undefined;
   const cmd = program
     .command('render')
-    .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)')
-    .option('--injector-configmap <file>', 'the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml)')
-    .addOption(new Option('--injectConfigFile <file>', 'istioctl kube-inject name of --injector-configmap').hideHelp())
-    .option('--template <file>', 'an injection template file (instead of a ConfigMap)')
-    .option('--values <file>', 'the injector values (JSON or YAML), instead of the ConfigMap\'s data.values')
-    .addOption(
-      new Option('--valuesFile <file>', 'istioctl kube-inject name of --values').hideHelp().argParser((v: string, prev: unknown) => {
-        istioctlValues = v;
-        return prev;
-      }),
-    )
-    .option('--mesh <file>', 'mesh config: the istio ConfigMap (data.mesh) or MeshConfig YAML')
-    .addOption(new Option('--meshConfigFile <file>', 'istioctl kube-inject name of --mesh').hideHelp())
-    .option('-f, --filename <file>', 'workloads: Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, List; - for stdin')
+    .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)');
+  addInputOptions(cmd)
     .option('--merged', 'print each workload with the sidecar merged into its pod, as istiod admits it')
     .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output').choices(['yaml', 'json']))
     .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout')
-    .option('--set <key=value>', "override values, Helm's --set syntax (repeatable)", collect, [] as string[])
-    .option('--set-string <key=value>', 'override values with strings (repeatable)', collect, [] as string[])
-    .option('--values-file <file>', 'values merged over the injector values, Helm -f style (repeatable)', collect, [] as string[])
-    .option('--revision <rev>', 'the istiod revision (.Revision)')
-    .option('--istio-version <version>', 'the Istio release whose template data to build, e.g. 1.20 or master (default: detected from what the templates use; see the README)')
+    .option('--no-progress', 'no progress line on a terminal')
     .addOption(
-      new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS: auto means on from --kube-version 1.33 (Istio 1.28+ templates)")
-        .argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const))
-        .default('auto'),
-    )
-    .addOption(
-      new Option('--mode <mode>', 'webhook: what istiod\'s admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)')
+      new Option('--mode <mode>', "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)")
         .argParser(oneOf('--mode', RENDER_MODES))
         .default('webhook'),
-    )
-    .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
-    .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[]);
+    );
   addLimitOptions(cmd).addHelpText(
     'after',
     `
@@ -140,9 +63,15 @@ a pod without containers, a file without workloads.
 `,
   );
   cmd.action(async (flags: RenderFlags) => {
-    const req = requestFromFlags({ ...flags, valuesFile: Array.isArray(flags.valuesFile) ? flags.valuesFile : [], ...(istioctlValues !== undefined ? { valuesFileIstioctl: istioctlValues } : {}) });
-    if (req.workloads === '-') req.stdin = await readStdin();
+    const req = requestFromFlags(flags);
+    const files = Array.isArray(req.workloads) ? req.workloads : [req.workloads];
+    if (files.includes('-')) req.stdin = await readStdin();
     const out = flags.outputFile ? new AtomicFile(flags.outputFile) : new Stdout();
+    // progress only where someone watches it, and not over the output itself
+    const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);
+    let shown = false;
+    let done = 0;
+    let results = 0;
     let summary: { failed: number; total: number };
     try {
       const events = renderStream(req);
@@ -154,13 +83,27 @@ a pod without containers, a file without workloads.
         }
         const e = ev.value;
         if (e.type === 'text') out.write(e.text);
-        else if (e.type === 'message') process.stderr.write(e.text + '\n');
+        else if (e.type === 'assumptions') {
+          if (!flags.quiet) process.stderr.write(`sidecar-render: ${e.text}\n`);
+        } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${e.text}\n`);
+        else if (e.type === 'result') {
+          // let the event loop run now and then: a reader gone away (| head) is noticed and ends the run
+          if (++results % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+          if (!progress) continue;
+          done++;
+          if (done % PROGRESS_EVERY === 0) {
+            shown = true;
+            process.stderr.write(`\rrender: ${done} workloads rendered`);
+          }
+        }
       }
       out.close();
     } catch (e) {
       out.abort();
+      if (shown) process.stderr.write('\n');
       throw e;
     }
+    if (shown) process.stderr.write(`\rrender: ${done} workloads rendered\n`);
     if (summary.failed > 0) {
       process.stderr.write(`${summary.failed} of ${summary.total} workloads failed\n`);
       process.exitCode = 1;

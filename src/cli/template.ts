@@ -12,6 +12,7 @@ import { funcSet } from '../funcs/index.js';
 import { limitHint, readInputText } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
+import { readStdin } from './inputs.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -27,8 +28,8 @@ export function templateCommand(program: Command): void {
   const cmd = program
     .command('template')
     .description('render a Go text/template with Go, Sprig, Helm or Istio functions')
-    .argument('[file]', 'template file (its base name is the template name in error messages)')
-    .option('-d, --data <file>', 'YAML or JSON data; numbers are float64, as Helm and encoding/json read them')
+    .argument('[file]', 'template file (its base name is the template name in error messages); - for stdin')
+    .option('-d, --data <file>', 'YAML or JSON data (- for stdin); numbers are float64, as Helm and encoding/json read them')
     .option('--funcs <set>', `function set: ${FUNC_SETS.join('|')}`, oneOf('--funcs', FUNC_SETS), 'builtin')
     .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', collect, [] as string[])
     .option('--batch', 'read JSON Lines cases on stdin, write one result line per case');
@@ -38,11 +39,13 @@ export function templateCommand(program: Command): void {
       await batch();
       return;
     }
-    if (!file) throw new Error('template: a template FILE is needed (or --batch)');
+    if (!file) throw new Error('template: a template FILE is needed (- for stdin), or --batch');
+    if (file === '-' && flags.data === '-') throw new Error('template: stdin can be either the template or --data, not both');
     const limits = limitsFromFlags(flags);
-    const text = readInputText(file);
-    const data = flags.data ? readData(flags.data) : null;
-    const t = new Template(basename(file));
+    const stdin = file === '-' || flags.data === '-' ? await readStdin() : '';
+    const text = file === '-' ? stdin : readInputText(file);
+    const data = flags.data ? readData(flags.data, stdin) : null;
+    const t = new Template(file === '-' ? 'stdin' : basename(file));
     if (flags.option.length > 0) t.option(...flags.option);
     t.funcs(funcSet(flags.funcs, { template: t, strict: flags.option.includes('missingkey=error'), env: {} }));
     t.parse(text);
@@ -60,8 +63,8 @@ export function templateCommand(program: Command): void {
 }
 
 /** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
-function readData(file: string): GoValue {
-  return loadYamlDocuments(readInputText(file), file)[0]?.value ?? null;
+function readData(file: string, stdin: string): GoValue {
+  return file === '-' ? (loadYamlDocuments(stdin, '<stdin>')[0]?.value ?? null) : (loadYamlDocuments(readInputText(file), file)[0]?.value ?? null);
 }
 
 async function batch(): Promise<void> {

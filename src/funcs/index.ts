@@ -2,7 +2,7 @@
 // with funcMap(...) and add your own with def(name, goSignature, impl).
 
 import { funcMap, type FuncMap } from '../template/value.js';
-import type { Template } from '../template/index.js';
+import { executingTemplate, type Template } from '../template/index.js';
 import { sprigFuncs } from './sprig/index.js';
 import { helmFuncs } from './helm.js';
 import { istioFuncs } from './istio.js';
@@ -11,7 +11,7 @@ export type FuncSetName = 'builtin' | 'sprig' | 'helm' | 'istio';
 export const FUNC_SET_NAMES: readonly FuncSetName[] = ['builtin', 'sprig', 'helm', 'istio'];
 
 export interface FuncSetOptions {
-  /** The template set being executed (Helm's include and tpl run templates of this set). */
+  /** The template set Helm's include and tpl run templates of; by default, the template executing them. */
   template?: Template;
   /** Helm's strict mode (missingkey=error): tpl inherits it. */
   strict?: boolean;
@@ -36,9 +36,11 @@ export function funcSet(name: FuncSetName, opts: FuncSetOptions = {}): FuncMap {
       return helmFuncs({
         ...common,
         strict: opts.strict ?? false,
+        // without a bound set, include and tpl use the template executing them
         template: () => {
-          if (!t) throw new Error('helm functions include and tpl need the template set being executed');
-          return t;
+          const set = t ?? executingTemplate();
+          if (!set) throw new Error('helm functions include and tpl run only while a template executes');
+          return set;
         },
       });
     }

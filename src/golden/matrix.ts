@@ -25,9 +25,13 @@ import { matrixSchema } from './schema.js';
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
 export interface CaseSpec {
   injectorConfigMap?: string;
+  /** istioctl's --injectConfigFile: the ConfigMap's data.config alone. */
+  injectConfig?: string;
   template?: string;
   values?: string;
   valuesFiles?: string[];
+  /** IstioOperator files: spec.values over the values, spec.meshConfig over the mesh config. */
+  iop?: string[];
   set?: string[];
   setString?: string[];
   mesh?: string;
@@ -69,8 +73,8 @@ export class MatrixError extends Error {
   }
 }
 
-const PATH_FIELDS = ['injectorConfigMap', 'template', 'values', 'mesh', 'workloads'] as const;
-const LIST_FIELDS = ['valuesFiles', 'set', 'setString'] as const;
+const PATH_FIELDS = ['injectorConfigMap', 'injectConfig', 'template', 'values', 'mesh', 'workloads'] as const;
+const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString'] as const;
 
 let validate: ReturnType<Ajv['compile']> | undefined;
 
@@ -105,6 +109,7 @@ function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
     if (v !== undefined && v !== '-') out[f] = path.resolve(baseDir, v);
   }
   if (out.valuesFiles) out.valuesFiles = out.valuesFiles.map((v) => path.resolve(baseDir, v));
+  if (out.iop) out.iop = out.iop.map((v) => path.resolve(baseDir, v));
   return out;
 }
 
@@ -196,7 +201,7 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
 
 function inputsOf(c: CaseSpec): string[] {
   const files = PATH_FIELDS.map((f) => c[f]).filter((v): v is string => v !== undefined && v !== '-');
-  return [...files, ...(c.valuesFiles ?? [])];
+  return [...files, ...(c.valuesFiles ?? []), ...(c.iop ?? [])];
 }
 
 function crossProduct<X>(lists: X[][]): X[][] {

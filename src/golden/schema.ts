@@ -6,9 +6,11 @@ const stringList = { type: 'array', items: { type: 'string' } } as const;
 
 const caseProperties = {
   injectorConfigMap: { type: 'string', minLength: 1 },
+  injectConfig: { type: 'string', minLength: 1 },
   template: { type: 'string', minLength: 1 },
   values: { type: 'string', minLength: 1 },
   valuesFiles: stringList,
+  iop: stringList,
   set: stringList,
   setString: stringList,
   mesh: { type: 'string', minLength: 1 },

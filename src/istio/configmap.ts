@@ -216,9 +216,34 @@ function findInjector(doc: LoadedDocument): InjectorConfigMap | undefined {
   return undefined;
 }
 
-/** A single-document file (--values, --values-file). */
+/** A single-document file (--values, --values-file): the values themselves, or an IstioOperator
+ *  (its spec.values, as `istioctl install -f` applies them). */
 export function loadValuesFile(source: string, file: string): InjectorValues {
   const docs = loadYamlDocuments(source, file);
   if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
-  return valuesFromDocument(docs[0]);
+  const iop = docs[0] && istioOperatorPart(docs[0], 'values');
+  return valuesFromDocument(iop === null ? undefined : (iop ?? docs[0]));
+}
+
+/** An IstioOperator document's spec.values or spec.meshConfig: undefined when doc is no IstioOperator,
+ *  null when it has no such part. */
+export function istioOperatorPart(doc: LoadedDocument, part: 'values' | 'meshConfig'): LoadedDocument | null | undefined {
+  const v = doc.value as Json;
+  if (!isObject(v) || v.kind !== 'IstioOperator') return undefined;
+  const spec = isObject(v.spec ?? null) ? (v.spec as JsonObject) : undefined;
+  const inner = spec?.[part];
+  if (inner === undefined || inner === null) return null;
+  if (!isObject(inner)) throw doc.errorAt(['spec', part], `IstioOperator spec.${part} must be a mapping`);
+  return doc.sub(['spec', part]);
+}
+
+/** An IstioOperator file (one document, or several with one IstioOperator among them). */
+export function loadIstioOperator(source: string, file: string): { values?: InjectorValues; mesh?: LoadedDocument } {
+  for (const d of loadYamlDocuments(source, file)) {
+    const values = istioOperatorPart(d, 'values');
+    if (values === undefined) continue;
+    const mesh = istioOperatorPart(d, 'meshConfig');
+    return { ...(values ? { values: valuesFromDocument(values) } : {}), ...(mesh ? { mesh } : {}) };
+  }
+  throw new InputError('no IstioOperator found (expected kind: IstioOperator)', file);
 }

@@ -31,6 +31,7 @@ import {
 import { applyProxyConfig, defaultProxyConfig, proxyModel } from './proxyconfig.js';
 import { atLeast, type IstioVersion } from './version.js';
 import { loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { istioOperatorPart } from './configmap.js';
 
 export interface MeshModel {
   MeshConfig: Msg;
@@ -241,8 +242,8 @@ export function meshFromConfigMapObject(obj: unknown): string | undefined {
   return typeof mesh === 'string' ? mesh : undefined;
 }
 
-/** The mesh config document of a file: the `istio` ConfigMap's data.mesh (positioned in the file), or
- *  MeshConfig YAML itself. Undefined for an empty file or an empty data.mesh. */
+/** The mesh config document of a file: the `istio` ConfigMap's data.mesh (positioned in the file), an
+ *  IstioOperator's spec.meshConfig, or MeshConfig YAML itself. Undefined for an empty file or an empty data.mesh. */
 export function loadMeshDocument(text: string, file: string): LoadedDocument | undefined {
   return meshSource(text, file).doc;
 }
@@ -257,6 +258,10 @@ function meshSource(text: string, file: string): { doc: LoadedDocument | undefin
     const inner = meshFromConfigMapObject(v);
     if (inner === undefined) throw doc.errorAt(v.data ? ['data'] : [], 'ConfigMap has no data.mesh');
     return { doc: doc.embedded(['data', 'mesh'], 'data.mesh'), text: inner };
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'IstioOperator') {
+    const part = istioOperatorPart(doc, 'meshConfig');
+    return { doc: part ?? undefined, text };
   }
   return { doc, text };
 }

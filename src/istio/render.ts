@@ -11,7 +11,9 @@
 //                                          values, mesh config and each pod's proxy.istio.io/config are
 //                                          validated (validate.ts): warnings in messages, errors fail
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { listFiles } from '../util/fs.js';
 import { yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
@@ -43,8 +45,8 @@ import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from './setvalues.js';
 import { workloadStream, workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
-import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
-import { loadInjectorConfigMap, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
+import { atLeast, detectIstioVersion as detectFromText, formatIstioVersion, LATEST, type IstioVersion } from './version.js';
+import { loadInjectorConfigMap, loadIstioOperator, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
 import { loadMeshDocument } from './mesh.js';
 import { formatProblem, validateMesh, validateProxyConfigAnnotation, validateValues, type Problem } from './validate.js';
 
@@ -806,15 +808,25 @@ export function parseTemplateOutput(text: string, name: string): JsonObject {
 // ---------- file-level requests (CLI and golden tests) ----------
 
 export interface RenderRequest extends RenderOptions {
+  /** The istio-sidecar-injector ConfigMap (its data.config and data.values). */
   injectorConfigMap?: string;
+  /** istioctl's --injectConfigFile: the ConfigMap's data.config text on its own (a whole ConfigMap is taken too). */
+  injectConfig?: string;
+  /** A bare injection template. */
   template?: string;
+  /** Values that replace the ConfigMap's data.values (a values file, data.values JSON, or an IstioOperator). */
   values?: string;
+  /** Values files merged over the values in order, Helm's rules. */
   valuesFiles?: string[];
+  /** IstioOperator files: spec.values merged over the values, spec.meshConfig over the mesh config. */
+  iop?: string[];
   set?: string[];
   setString?: string[];
   mesh?: string;
-  /** A file, or '-' with stdin given. */
-  workloads: string;
+  /** Files or directories of workloads ('-' is stdin, given as `stdin`). */
+  workloads: string | string[];
+  /** Directories in `workloads` are read with their subdirectories (kubectl's -R). */
+  recursive?: boolean;
   stdin?: string;
   merged?: boolean;
   output?: 'yaml' | 'json';
@@ -826,6 +838,8 @@ export interface RenderOutcome {
   failed: number;
   /** Lines for stderr: skipped workloads, failures. */
   messages: string[];
+  /** What the run assumed (release, Kubernetes version, native sidecars): describeAssumptions. */
+  assumptions?: string;
 }
 
 const READ_ERRORS: Record<string, string> = {
@@ -874,6 +888,50 @@ function cachedInput<T>(kind: string, file: string, load: (text: string) => { va
   return hit.value as T;
 }
 
+/** The config named by exactly one of --injector-configmap, --injectConfigFile or --template. */
+function configSource(req: RenderRequest): { kind: 'configmap' | 'config' | 'template'; file: string } {
+  const given = (
+    [
+      ['configmap', req.injectorConfigMap, '--injector-configmap'],
+      ['config', req.injectConfig, '--injectConfigFile'],
+      ['template', req.template, '--template'],
+    ] as const
+  ).filter(([, f]) => f);
+  if (given.length > 1) throw new InputError(`give only one of ${given.map(([, , flag]) => flag).join(', ')}`);
+  if (given.length === 0) throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
+  return { kind: given[0]![0], file: given[0]![1]! };
+}
+
+/** `.Values.a.b` paths the templates read. */
+function valuePathsRead(texts: string[]): string[][] {
+  const seen = new Set<string>();
+  for (const t of texts) {
+    for (const m of t.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) seen.add(m[1]!.slice(1));
+  }
+  return [...seen].sort().map((p) => p.split('.'));
+}
+
+function hasPath(v: Json, path: string[]): boolean {
+  let cur: Json = v;
+  for (const k of path) {
+    if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return false;
+    cur = cur[k]!;
+  }
+  return true;
+}
+
+/**
+ * --values replaces data.values: a warning naming what the templates (their texts, or the whole
+ * data.config) read that the ConfigMap's values had and the replacement has not.
+ */
+export function replacedValuesWarning(templates: string[], before: JsonObject, after: JsonObject, file: string): string | undefined {
+  const lost = valuePathsRead(templates).filter((p) => hasPath(before, p) && !hasPath(after, p));
+  if (lost.length === 0) return undefined;
+  const shown = lost.slice(0, 5).map((p) => p.join('.'));
+  const more = lost.length > shown.length ? ` and ${lost.length - shown.length} more` : '';
+  return `${file}: warning: --values replaces the ConfigMap's data.values, and ${lost.length} value${lost.length === 1 ? '' : 's'} the templates read ${lost.length === 1 ? 'is' : 'are'} now missing (${shown.join(', ')}${more}); use --values-file to merge instead`;
+}
+
 export function renderInputs(req: RenderRequest): RenderInputs {
   let config: InjectorConfig;
   let values: JsonObject;
@@ -888,50 +946,50 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       },
       warnings,
     );
-  if (req.injectorConfigMap) {
-    if (req.template) throw new InputError('give --injector-configmap or --template, not both');
-    const file = req.injectorConfigMap;
-    const { cm, valuesProblems } = cachedInput(
-      'configmap',
+  const source = configSource(req);
+  const file = source.file;
+  let ownValues: { values: JsonObject; problems: Problem[] } | undefined;
+  if (source.kind === 'template') {
+    config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
+  } else {
+    // istioctl's --injectConfigFile is data.config alone; a whole ConfigMap there is taken as one
+    const loaded = cachedInput<{ config: InjectorConfig; values?: JsonObject; valuesProblems?: Problem[] }>(
+      source.kind,
       file,
       (text) => {
+        if (source.kind === 'config' && !/^\s*kind:\s*["']?(ConfigMap|List)\b/m.test(text)) return { value: { config: parseInjectorConfig(text, file) }, problems: [] };
         const c = loadInjectorConfigMap(text, file);
-        return { value: { cm: c, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
+        return { value: { config: c.config, values: c.values, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
       },
       warnings,
     );
-    config = cm.config;
+    config = loaded.config;
+    if (loaded.values) ownValues = { values: loaded.values, problems: loaded.valuesProblems ?? [] };
+  }
+  if (req.values) {
     // values given separately replace data.values, which is then not checked either
-    if (req.values) values = valuesFile(req.values);
-    else {
-      values = cm.values;
-      checked(valuesProblems, warnings);
+    values = valuesFile(req.values);
+    if (ownValues) {
+      const w = replacedValuesWarning(Object.values(config.templates), ownValues.values, values, req.values);
+      if (w) warnings.push(w);
     }
-  } else if (req.template) {
-    const file = req.template;
-    config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
-    values = req.values ? valuesFile(req.values) : (Object.create(null) as JsonObject);
-    if (!req.values && !(req.valuesFiles ?? []).length && !(req.set ?? []).length && !(req.setString ?? []).length) {
+  } else if (ownValues) {
+    values = ownValues.values;
+    checked(ownValues.problems, warnings);
+  } else {
+    values = Object.create(null) as JsonObject;
+    if (!(req.valuesFiles ?? []).length && !(req.iop ?? []).length && !(req.set ?? []).length && !(req.setString ?? []).length) {
       warnings.push(`${file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
     }
-  } else {
-    throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
-  }
-  for (const f of req.valuesFiles ?? []) values = mergeValues(values, valuesFile(f));
-  try {
-    for (const s of req.set ?? []) values = applySet(values, s, false);
-    for (const s of req.setString ?? []) values = applySet(values, s, true);
-  } catch (e) {
-    throw new InputError(`--set: ${firstLine(e)}`);
   }
   let mesh = Object.create(null) as JsonObject;
   if (req.mesh) {
-    const file = req.mesh;
+    const meshFile = req.mesh;
     mesh = cachedInput(
       'mesh',
-      file,
+      meshFile,
       (text) => {
-        const doc = loadMeshDocument(text, file);
+        const doc = loadMeshDocument(text, meshFile);
         if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
         if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
         // fields of any release are known: the per-release field lists are the model's, not the protos'
@@ -940,11 +998,55 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       warnings,
     );
   }
-  return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}), warnings };
+  for (const f of req.iop ?? []) {
+    const op = cachedInput(
+      'iop',
+      f,
+      (text) => {
+        const o = loadIstioOperator(text, f);
+        const problems = [...(o.values ? validateValues(o.values.values, o.values.doc) : []), ...(o.mesh ? validateMesh(o.mesh.value, o.mesh, LATEST) : [])];
+        return { value: { values: o.values?.values, mesh: o.mesh?.value as JsonObject | undefined }, problems };
+      },
+      warnings,
+    );
+    if (op.values) values = mergeValues(values, op.values);
+    if (op.mesh) mesh = mergeValues(mesh, op.mesh);
+  }
+  for (const f of req.valuesFiles ?? []) values = mergeValues(values, valuesFile(f));
+  try {
+    for (const s of req.set ?? []) values = applySet(values, s, false);
+    for (const s of req.setString ?? []) values = applySet(values, s, true);
+  } catch (e) {
+    throw new InputError(`--set: ${firstLine(e)}`);
+  }
+  const meshOrigin = [req.mesh, ...(req.iop ?? [])].filter(Boolean).join(', ');
+  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), warnings };
 }
 
-/** One step of a streamed render: text for the output, or a line for stderr, or a workload's result. */
-export type RenderEvent = { type: 'text'; text: string } | { type: 'message'; text: string } | { type: 'result'; result: WorkloadResult };
+/** One step of a streamed render: text for the output, a line for stderr, what the run assumed (one
+ *  line, first), or a workload's result. */
+export type RenderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'message'; text: string }
+  | { type: 'assumptions'; text: string }
+  | { type: 'result'; result: WorkloadResult };
+
+/**
+ * What a run takes for granted unless told: the Istio release whose template data is built (and why),
+ * the cluster's Kubernetes version, and whether native sidecars are on. One line, for stderr.
+ */
+export function describeAssumptions(renderer: Renderer): string {
+  const opts = renderer.opts;
+  const detected = detectFromText(renderer.inputs.config.source);
+  const why = opts.istioVersion ? '--istio-version' : detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one';
+  const release = `Istio ${formatIstioVersion(renderer.version)} (${why})`;
+  const kube = opts.kubeVersion ? `Kubernetes ${opts.kubeVersion}` : 'Kubernetes version not given (--kube-version)';
+  const native = opts.nativeSidecars ?? 'auto';
+  const on = nativeSidecarsOn(opts, renderer.version);
+  const nativeWhy = native !== 'auto' ? `--native-sidecars ${native}` : 'auto: on for Istio 1.28+ on Kubernetes 1.33+';
+  const mode = opts.mode === 'kube-inject' ? 'kube-inject mode (the pod as written)' : "webhook mode (the pod as the API server defaulted it)";
+  return `assuming ${release}, ${kube}, native sidecars ${on ? 'on' : 'off'} (${nativeWhy}; the pod's sidecar.istio.io/nativeSidecar annotation wins), ${mode}`;
+}
 
 /**
  * `sidecar-render render` as a stream: inputs are loaded and every template parsed first (bad input
@@ -956,16 +1058,27 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   const inputs = renderInputs(req);
   const renderer = new Renderer(inputs, req);
   renderer.prepare();
-  const file = req.workloads === '-' ? '<stdin>' : req.workloads;
-  const text = req.workloads === '-' ? (req.stdin ?? '') : readInputText(req.workloads);
-  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+  const files = workloadFiles(req.workloads, req.recursive ?? false);
   if (req.mode === 'kube-inject' && req.merged) {
     if (req.output === 'json') throw new InputError('--mode kube-inject --merged prints YAML, as istioctl kube-inject does (drop -o json)');
-    return yield* kubeInjectStream(renderer, text, file);
+    yield { type: 'assumptions', text: describeAssumptions(renderer) };
+    for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+    let failed = 0;
+    let total = 0;
+    for (const f of files) {
+      const text = f === '-' ? (req.stdin ?? '') : readInputText(f);
+      const r = yield* kubeInjectStream(renderer, text, f === '-' ? '<stdin>' : f);
+      failed += r.failed;
+      total += r.total;
+    }
+    return { failed, total };
   }
-  const it = workloadStream(text, file)[Symbol.iterator]();
+  const it = workloadsOf(files, req.stdin);
   let cur = it.next();
   let next = cur.done ? cur : it.next();
+  // only once the first workloads read well: input that cannot be rendered at all stays one line
+  yield { type: 'assumptions', text: describeAssumptions(renderer) };
+  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
   const fmt = new OutputFormat(req, next.done === true);
   let failed = 0;
   let total = 0;
@@ -982,6 +1095,48 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   return { failed, total };
 }
 
+/**
+ * Workload paths as kubectl takes them: files, '-' for stdin, and directories, whose .yaml, .yml and
+ * .json files are read in name order (with subdirectories when recursive). Every path is checked here,
+ * so a missing one fails the run before anything is rendered.
+ */
+export function workloadFiles(paths: string | readonly string[], recursive = false): string[] {
+  const list = typeof paths === 'string' ? [paths] : [...paths];
+  if (list.length === 0) throw new InputError('no workload files given (-f FILE, a directory, or - for stdin)');
+  const out: string[] = [];
+  for (const p of list) {
+    if (p === '-') {
+      out.push(p);
+      continue;
+    }
+    let st: Stats;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLine(e)}`, p);
+    }
+    if (!st.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const found = (recursive ? listFiles(p) : readdirSync(p).filter((n) => !n.startsWith('.')).map((n) => join(p, n)).sort()).filter(
+      (f) => /\.(ya?ml|json)$/i.test(f) && statSync(f).isFile(),
+    );
+    if (found.length === 0) throw new InputError(`no .yaml, .yml or .json files in the directory${recursive ? ' or below it' : ' (-R reads subdirectories)'}`, p);
+    out.push(...found);
+  }
+  return out;
+}
+
+/** The workloads of several files, one file read at a time. */
+function* workloadsOf(files: string[], stdin: string | undefined): Generator<Workload> {
+  for (const f of files) {
+    const text = f === '-' ? (stdin ?? '') : readInputText(f);
+    yield* workloadStream(text, f === '-' ? '<stdin>' : f);
+  }
+}
+
 /** Everything `sidecar-render render` does, minus writing: the text to print and what happened per workload. */
 export function renderRequest(req: RenderRequest): RenderOutcome {
   return collect(renderStream(req));
@@ -992,15 +1147,17 @@ function collect(events: Generator<RenderEvent, { failed: number; total: number 
   const messages: string[] = [];
   const results: WorkloadResult[] = [];
   let failed = 0;
+  let assumptions: string | undefined;
   for (const ev of events) {
     if (ev.type === 'text') text += ev.text;
     else if (ev.type === 'message') messages.push(ev.text);
+    else if (ev.type === 'assumptions') assumptions = ev.text;
     else {
       results.push(ev.result);
       if (ev.result.error !== undefined) failed++;
     }
   }
-  return { text, results, failed, messages };
+  return { text, results, failed, messages, ...(assumptions !== undefined ? { assumptions } : {}) };
 }
 
 export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean; output?: 'yaml' | 'json' }): RenderOutcome {

@@ -31,7 +31,10 @@ export function parseIstioVersion(s: string): IstioVersion {
   const m = /^(\d+)\.(\d+)/.exec(u);
   if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
   const v = { major: Number(m[1]), minor: Number(m[2]) };
-  if (v.major !== 1 || v.minor < 5) throw new Error(`unsupported Istio version "${s}": 1.5 or later is modelled`);
+  // a release the model does not know would silently get master's data (1.99 is master's own number)
+  if (!KNOWN_RELEASES.includes(`${v.major}.${v.minor}`)) {
+    throw new Error(`unsupported Istio version "${s}": the releases modelled are 1.5 or later: ${KNOWN_RELEASES.join(', ')}`);
+  }
   return v;
 }
 

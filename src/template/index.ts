@@ -49,6 +49,14 @@ class Common implements ExecSet {
   }
 }
 
+/** Templates being executed, innermost last: what Helm's include and tpl run against when no set was bound. */
+const executing: Template[] = [];
+
+/** The template whose execution is in progress (the innermost, during include or tpl), if any. */
+export function executingTemplate(): Template | undefined {
+  return executing[executing.length - 1];
+}
+
 export class Template {
   /** The parsed tree (Go's embedded *parse.Tree); null until parsed. */
   tree: Tree | null = null;
@@ -186,7 +194,12 @@ export class Template {
 
   /** Execute with data as dot. Throws ExecError (err.output holds what was written before the error). */
   execute(data: GoValue, opts?: ExecOptions): string {
-    return run(this.common, this._name, this.tree, data, opts);
+    executing.push(this);
+    try {
+      return run(this.common, this._name, this.tree, data, opts);
+    } finally {
+      executing.pop();
+    }
   }
 
   executeTemplate(name: string, data: GoValue, opts?: ExecOptions): string {

@@ -46,6 +46,8 @@ class ParseAbort {
     readonly message: string,
     readonly name: string,
     readonly line: number,
+    /** 0-based offset of the failing token in its line, as Go's ErrorContext counts an ExecError's. */
+    readonly col: number,
   ) {}
 }
 
@@ -128,7 +130,10 @@ export class Tree implements TreeInfo {
   private errorf(msg: string): never {
     this.root = null;
     const line = this.token[0]!.line;
-    throw new ParseAbort(`template: ${this.parseName}:${line}: ${msg}`, this.parseName, line);
+    const pos = this.token[0]!.pos;
+    const text = this.text ?? '';
+    const col = pos <= text.length ? pos - (text.lastIndexOf('\n', pos - 1) + 1) : 0;
+    throw new ParseAbort(`template: ${this.parseName}:${line}: ${msg}`, this.parseName, line, col);
   }
 
   private expect(expected: ItemType, context: string): Item {
@@ -191,7 +196,7 @@ export class Tree implements TreeInfo {
       this.stopParse();
       return this;
     } catch (e) {
-      if (e instanceof ParseAbort) throw new ParseError(e.message, e.name, e.line);
+      if (e instanceof ParseAbort) throw new ParseError(e.message, e.name, e.line, e.col);
       throw e;
     }
   }

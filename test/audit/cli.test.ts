@@ -106,7 +106,7 @@ describe('sidecar-render audit', () => {
     expect(await rulesOf('--native-sidecars', 'true')).not.toContain('job-never-completes');
     const bad = await run('-f', raw, '--native-sidecars', 'maybe');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('sidecar-render: --native-sidecars takes true, false or auto, not "maybe"\n');
+    expect(bad.stderr).toBe('sidecar-render: --native-sidecars must be one of auto, true, false, not "maybe"\n');
   });
 
   it('malformed embedded values point into the ConfigMap', async () => {

@@ -67,7 +67,7 @@ function cliArgs(o: FileSpec['options']): string[] {
   return a;
 }
 
-const auditCli = (...args: string[]) => cli('audit', ...args);
+const auditCli = (...args: string[]) => cli('audit', '--quiet', ...args);
 
 describe('audit corpus (library)', () => {
   it('has the size it claims', () => {
@@ -135,7 +135,7 @@ describe('audit corpus with real injector ConfigMaps', () => {
           const res = auditDetailed([{ name: input.file, text: readFileSync(join(corpus, input.file), 'utf8') }], {
             injectorConfigMap: { name: injector, text: readFileSync(injector, 'utf8') },
             ...(existsSync(mesh) ? { mesh: { name: mesh, text: readFileSync(mesh, 'utf8') } } : {}),
-            ...(input.values ? { values: { name: input.values, text: readFileSync(join(corpus, input.values), 'utf8') } } : {}),
+            ...(input.values ? { valuesFiles: [{ name: input.values, text: readFileSync(join(corpus, input.values), 'utf8') }] } : {}),
             ...(input.kubeVersion ? { kubeVersion: input.kubeVersion } : {}),
           });
           for (const s of res.subjects) if (s.injection !== 'none') expect(s.injection, `${s.workload.id}: ${s.injectionNote ?? ''}`).toBe('rendered');

@@ -49,7 +49,7 @@ describe('limit flags', () => {
   }
 
   it('render: a breach fails the workload (exit 1) and names the flag', async () => {
-    const r = await cli('render', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--max-output', '100');
+    const r = await cli('render', '--quiet', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--max-output', '100');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: Deployment bookinfo\/reviews \(.*\): .*istio-sidecar-injector\.yaml:\d+:\d+: template: inject:.*output exceeds the limit of 100 bytes \(raise it with --max-output\)\n1 of 1 workloads failed\n$/);
     const ok = await cli('render', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', ex('deployment.yaml'), '--max-output', '1Mi', '--timeout', '10s');

@@ -42,7 +42,7 @@ describe('Template API (as Go)', () => {
   });
 
   it('an unknown function is a parse error', () => {
-    expect(() => new Template('f').parse('{{f 1}}')).toThrow(new ParseError('template: f:1: function "f" not defined', 'f', 1));
+    expect(() => new Template('f').parse('{{f 1}}')).toThrow(new ParseError('template: f:1: function "f" not defined', 'f', 1, 2));
   });
 
   it('functions added before parse are callable; their errors are wrapped', () => {

@@ -1,0 +1,135 @@
+// What users expect of a command-line tool: a version command that names the supported releases, shell
+// completion, quiet exit when the reader goes away, and ways to silence an audit rule.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KNOWN_RELEASES } from '../../src/istio/version.js';
+import { RULES } from '../../src/audit/index.js';
+import { VERSION } from '../../src/version.js';
+import { cli } from '../helpers/cli.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ex = (f: string) => join(root, 'examples', f);
+const bin = join(root, 'bin', 'sidecar-render.js');
+const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-conv-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('version', () => {
+  it('prints the version and every modelled Istio release', async () => {
+    const r = await cli('version');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`sidecar-render ${VERSION}\nIstio releases: ${KNOWN_RELEASES.join(', ')}\n`);
+  });
+});
+
+describe('completion', () => {
+  it('bash: a script bash accepts, completing commands, subcommands, flags and shells', async () => {
+    const r = await cli('completion', 'bash');
+    expect(r.code).toBe(0);
+    const script = join(dir, 'c.bash');
+    writeFileSync(script, r.stdout);
+    const complete = (...words: string[]) => {
+      const line = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _sidecar_render; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const out = spawnSync('bash', ['-c', line], { encoding: 'utf8', cwd: dir });
+      expect(out.stderr).toBe('');
+      return out.stdout.split('\n').filter(Boolean);
+    };
+    expect(complete('sidecar-render', 're')).toEqual(['render']);
+    expect(complete('sidecar-render', 'render', '--injector-c')).toEqual(['--injector-configmap']);
+    expect(complete('sidecar-render', 'audit', '--dis')).toEqual(['--disable']);
+    expect(complete('sidecar-render', 'golden', 'up')).toEqual(['update']);
+    expect(complete('sidecar-render', 'golden', 'check', '--set-s')).toEqual(['--set-string']);
+    expect(complete('sidecar-render', 'completion', 'f')).toEqual(['fish']);
+  });
+
+  it('zsh wraps the bash function; fish lists commands and options with descriptions', async () => {
+    const zsh = await cli('completion', 'zsh');
+    expect(zsh.stdout).toMatch(/^#compdef sidecar-render\n/);
+    expect(zsh.stdout).toContain('bashcompinit');
+    expect(zsh.stdout).toContain('complete -o filenames -F _sidecar_render sidecar-render');
+    const fish = await cli('completion', 'fish');
+    expect(fish.stdout).toContain("complete -c sidecar-render -n '__fish_use_subcommand' -a render -d");
+    expect(fish.stdout).toMatch(/-n '__fish_seen_subcommand_from render' -l values-file -r -F -d '.+'/);
+    expect(fish.stdout).toMatch(/-n '__fish_seen_subcommand_from audit' -l output -s o -x -a 'text json sarif'/);
+    const bad = await cli('completion', 'tcsh');
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('render | head exits quietly, with no EPIPE stack trace', async () => {
+    const many = join(dir, 'many.yaml');
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p${i}`, namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'app' }] },
+    }));
+    writeFileSync(many, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    const child = spawn(process.execPath, [bin, 'render', '-q', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '-f', many, '--merged'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // read one chunk, then close the pipe as head does
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
+
+describe('silencing audit rules', () => {
+  const job = (annotations: string) => `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: shop
+${annotations}spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - {name: app, image: app}
+`;
+  const rules = async (file: string, ...args: string[]) => {
+    const r = await cli('audit', '-q', '--model', '--native-sidecars', 'false', '-f', file, '-o', 'json', '--fail-on', 'info', ...args);
+    return { ...r, rules: (JSON.parse(r.stdout) as { rule: string }[]).map((f) => f.rule) };
+  };
+
+  it('--disable RULE (repeatable or comma-separated) drops the rule; an unknown rule is an error listing them', async () => {
+    const f = join(dir, 'job.yaml');
+    writeFileSync(f, job(''));
+    expect((await rules(f)).rules).toContain('job-never-completes');
+    expect((await rules(f, '--disable', 'job-never-completes')).rules).not.toContain('job-never-completes');
+    expect((await rules(f, '--disable', 'hold-not-enforced,job-never-completes')).rules).not.toContain('job-never-completes');
+    const bad = await cli('audit', '-f', f, '--disable', 'job-never-complete');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`sidecar-render: unknown rule "job-never-complete"; the rules are ${RULES.map((r) => r.id).join(', ')}\n`);
+  });
+
+  it('a sidecar-render.io/ignore annotation with a reason silences that rule for that workload only', async () => {
+    const f = join(dir, 'ignored.yaml');
+    writeFileSync(f, job('  annotations:\n    sidecar-render.io/ignore: "job-never-completes: the job is killed by its CronJob deadline"\n') + '---\n' + job('').replace('name: migrate', 'name: other'));
+    const r = await rules(f);
+    expect(r.rules.filter((x) => x === 'job-never-completes')).toHaveLength(1);
+    expect(JSON.parse(r.stdout).find((x: { rule: string }) => x.rule === 'job-never-completes').workload).toBe('Job/shop/other');
+    const loud = await cli('audit', '--model', '--native-sidecars', 'false', '-f', f, '-o', 'json');
+    expect(loud.stderr).toContain('audit: 1 finding ignored by sidecar-render.io/ignore annotations\n');
+  });
+
+  it('an ignore without a reason, or naming an unknown rule, silences nothing and says so at its line', async () => {
+    const f = join(dir, 'noreason.yaml');
+    writeFileSync(f, job('  annotations:\n    sidecar-render.io/ignore: "job-never-completes"\n'));
+    const r = await rules(f);
+    expect(r.rules).toContain('job-never-completes');
+    expect(r.stderr).toBe(`${f}:7:5: warning: sidecar-render.io/ignore "job-never-completes" has no reason, so it silences nothing; write "RULE: why it does not apply"\n`);
+    const g = join(dir, 'unknown.yaml');
+    writeFileSync(g, job('  annotations:\n    sidecar-render.io/ignore: "job-never-complete: typo"\n'));
+    const u = await rules(g);
+    expect(u.rules).toContain('job-never-completes');
+    expect(u.stderr).toMatch(/unknown\.yaml:7:5: warning: sidecar-render\.io\/ignore names unknown rule job-never-complete; the rules are /);
+  });
+});
