@@ -567,16 +567,26 @@ class Analyzer {
         for (const it of node.items) {
           const s = this.walk(it.node, { ...ctx, background: ctx.background || it.background });
           if (!it.background) total += s;
+          // `exec CMD` replaces the shell: nothing after it runs
+          if (!it.background && replacesShell(it.node)) break;
         }
         return total;
       }
       case 'andor': {
         let total = 0;
-        node.items.forEach((it, i) => {
+        for (let i = 0; i < node.items.length; i++) {
+          const it = node.items[i]!;
           const s = this.walk(it, ctx);
           // after `||` the right side runs only on failure: do not count it
           if (i === 0 || node.ops[i - 1] === '&&') total += s;
-        });
+          if (replacesShell(it)) break;
+          // `true || X`, `false && X`: X never runs
+          const fixed = constantStatus(it);
+          if (fixed !== undefined && (node.ops[i] === '||') === fixed) {
+            i++;
+            while (i < node.items.length - 1 && node.ops[i] === node.ops[i - 1]) i++;
+          }
+        }
         return total;
       }
       case 'pipeline': {
@@ -589,6 +599,8 @@ class Analyzer {
         let max = 0;
         for (const c of node.clauses) {
           this.walk(c.cond, ctx);
+          // `if false; then ...`: a branch that never runs
+          if (constantStatus(lastCommand(c.cond)) === false) continue;
           max = Math.max(max, this.walk(c.body, ctx));
         }
         if (node.otherwise) max = Math.max(max, this.walk(node.otherwise, ctx));
@@ -655,7 +667,7 @@ class Analyzer {
     if (rest.length === 0) return 0;
     this.facts.commands.push(rest);
     const text = words.slice(i).map((w) => w.raw).join(' ');
-    if (/quitquitquit/.test(text)) this.facts.quitsProxy = true;
+    if (callsQuit(rest)) this.facts.quitsProxy = true;
     if (!this.facts.pollsProxy) {
       const m = LOCAL_READY_RE.exec(text);
       if (m) this.facts.pollsProxy = { text, port: Number(m[1] ?? m[2]) };
@@ -693,6 +705,14 @@ class Analyzer {
       case 'command':
       case 'time':
         return this.nested(rest.slice(1).filter((a, k) => !(cmd === 'env' && (a.startsWith('-') || (k === 0 && a.includes('='))))), words.slice(i + 1), ctx);
+      case 'trap': {
+        // `trap 'CMD' EXIT`: CMD runs when the shell exits
+        const action = rest[1];
+        if (action && rest.slice(2).some((x) => x === 'EXIT' || x === '0' || x === 'SIGEXIT')) {
+          this.walk(parseShell(action), { ...ctx, depth: ctx.depth + 1 });
+        }
+        return 0;
+      }
       case 'pilot-agent':
         if (rest[1] === 'wait') this.noteWait(ctx.background ? 'background' : 'blocking', text);
         return 0;
@@ -738,6 +758,45 @@ function proxyPortProbe(args: string[]): number | undefined {
     if (/^(?:localhost|127\.0\.0\.1|::1)$/.test(plain[i]!) && /^(15021|15020)$/.test(plain[i + 1] ?? '')) return Number(plain[i + 1]);
   }
   return undefined;
+}
+
+const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'pilot-agent']);
+const INTERPRETERS = /^(python[\d.]*|node|perl|ruby|php)$/;
+
+/**
+ * Does this command itself ask the proxy to exit? An HTTP client (or `pilot-agent request`) whose
+ * arguments name /quitquitquit, or an interpreter's inline code that does; the same text handed as
+ * an argument to a script or a program proves nothing about what runs.
+ */
+function callsQuit(argv: string[]): boolean {
+  const cmd = base(argv[0] ?? '');
+  const args = argv.slice(1);
+  if (!args.some((a) => /quitquitquit/.test(a))) return false;
+  if (HTTP_CLIENTS.has(cmd)) return true;
+  if (INTERPRETERS.test(cmd)) {
+    const flag = args.findIndex((a) => a === '-c' || a === '-e' || a === '--eval' || a === '-r');
+    return flag >= 0 && /quitquitquit/.test(args[flag + 1] ?? '');
+  }
+  return false;
+}
+
+/** `exec CMD ...` (not a bare `exec` that only redirects): the shell is replaced. */
+function replacesShell(node: Node): boolean {
+  if (node.t !== 'simple') return false;
+  const a = node.argv.map((w) => w.value).filter((v, i, all) => !all.slice(0, i + 1).every((x) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(x)));
+  return a[0] === 'exec' && a.length > 1;
+}
+
+/** The exit status a command always has (`true`, `:`, `false`), if it has one. */
+function constantStatus(node: Node | undefined): boolean | undefined {
+  if (node?.t !== 'simple' || node.argv.length !== 1) return undefined;
+  const c = node.argv[0]!.value;
+  return c === 'true' || c === ':' ? true : c === 'false' ? false : undefined;
+}
+
+function lastCommand(node: Node): Node | undefined {
+  if (node.t === 'list') return node.items.length ? lastCommand(node.items[node.items.length - 1]!.node) : undefined;
+  return node;
 }
 
 function isGrep(a: string[]): boolean {

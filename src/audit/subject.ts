@@ -4,9 +4,10 @@
 import type { IstioConfig } from './context.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
 import { InjectorUnavailable } from './render.js';
+import { podRelease, type Release } from './release.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
-import { asArray, get, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
+import { asArray, get, getIn, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
 const LEGACY_INITS = new Set(['istio-init', 'istio-validation', 'enable-core-dump']);
 
@@ -46,6 +47,8 @@ export interface Subject {
   /** `args: [proxy, router]`: a gateway, not a sidecar. */
   gateway: boolean;
   grace: { seconds: number; explicit: boolean; evidence: Evidence };
+  /** The Istio release the pod is injected by, when the input tells. */
+  release?: Release;
   /** Evidence for rel inside a container (or the pod spec when c is undefined). */
   at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
 }
@@ -155,7 +158,8 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
-  return { workload: w, spec, injection, injectionNote, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, at };
+  const release = podRelease(spec, settings.values, getIn(o.config.injector?.object, ['data', 'config']));
+  return { workload: w, spec, injection, injectionNote, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, at };
 }
 
 function podMetadata(w: Workload): JsonObject {
