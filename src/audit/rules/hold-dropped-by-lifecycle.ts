@@ -1,4 +1,5 @@
 import { hook, proxyLifecycleIsCustom } from '../lifecycle.js';
+import { fixFor, waitRemedy } from '../remedies.js';
 import type { Rule } from './rule.js';
 
 // Since 1.7 the template reads `if .Values.global.proxy.lifecycle` before `else if $holdProxy`:
@@ -38,7 +39,7 @@ export const holdDroppedByLifecycle: Rule = {
       container: proxy.name,
       message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.`,
       evidence: lifecycleAt,
-      fix: 'Add `postStart: {exec: {command: [pilot-agent, wait]}}` next to the preStop in the custom lifecycle (global.proxy.lifecycle).',
+      fix: fixFor(s, `add ${waitRemedy(s)} next to the preStop in the custom lifecycle (global.proxy.lifecycle)`),
     });
   },
 };

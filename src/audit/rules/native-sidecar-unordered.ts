@@ -1,4 +1,5 @@
 import { hook, isIstioInit } from '../lifecycle.js';
+import { fixFor, startupProbeRemedy } from '../remedies.js';
 import { get, isObject } from '../types.js';
 import type { Rule } from './rule.js';
 
@@ -23,7 +24,7 @@ export const nativeSidecarUnordered: Rule = {
         message: `Native sidecar ${c.name} has no startupProbe${post ? ` and its postStart (\`${post.text}\`) does not block` : ' or blocking postStart'}: the kubelet starts ${later.slice(0, 3).join(', ') || 'the next containers'} as soon as it has started, before it is ready.`,
         evidence: s.at(c, []),
         fix: c.isProxy
-          ? 'Add a startupProbe (httpGet /healthz/ready port 15021, periodSeconds 1, failureThreshold 600), e.g. values global.proxy.startupProbe.enabled: true.'
+          ? fixFor(s, startupProbeRemedy(s))
           : `Add a startupProbe to ${c.name} that succeeds once it is ready to serve.`,
       });
     }
