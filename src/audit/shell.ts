@@ -239,9 +239,13 @@ class Parser {
   private skipNewlines(): void {
     while (this.isOp('\n') || this.isOp(';')) this.pos++;
   }
+  /** Compound commands the input ends inside of (`while ...` without `done`): a shell rejects them. */
+  readonly unclosed: string[] = [];
+
   private expectWord(v: string): void {
     this.skipNewlines();
     if (this.isWord(v)) this.pos++;
+    else if (this.pos >= this.toks.length) this.unclosed.push(v);
   }
 
   parseAll(): Node {
@@ -451,6 +455,69 @@ export function parseShell(src: string): Node {
   return new Parser(lex(src), src).parseAll();
 }
 
+/**
+ * Why a POSIX shell would reject the script before running it to the end: a quote, a substitution
+ * or a compound command left open when the text ends. Only what every shell rejects is reported.
+ */
+export function syntaxError(src: string): string | undefined {
+  // a here-document's body is text, quotes and all: not read here
+  if (src.includes('<<')) return undefined;
+  let i = 0;
+  const n = src.length;
+  const stack: string[] = [];
+  let atWordStart = true;
+  while (i < n) {
+    const c = src[i]!;
+    const top = stack[stack.length - 1];
+    if (top === "'") {
+      if (c === "'") stack.pop();
+      i++;
+      continue;
+    }
+    if (c === '\\') {
+      i += 2;
+      atWordStart = false;
+      continue;
+    }
+    if (top === '"') {
+      if (c === '"') stack.pop();
+      else if (c === '`') stack.push('`');
+      else if (c === '$' && src[i + 1] === '(') {
+        stack.push(')');
+        i++;
+      }
+      i++;
+      continue;
+    }
+    if (top === '`' && c === '`') {
+      stack.pop();
+      i++;
+      continue;
+    }
+    if (c === '#' && atWordStart && top !== '"') {
+      while (i < n && src[i] !== '\n') i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === '`') stack.push(c);
+    else if (c === '$' && src[i + 1] === '(') {
+      stack.push(')');
+      i++;
+    } else if (c === '(') stack.push(')');
+    else if (c === ')' && top === ')') stack.pop();
+    atWordStart = ' \t\n;&|()'.includes(c);
+    i++;
+  }
+  const open = stack[stack.length - 1];
+  if (open === "'") return "an unclosed ' quote";
+  if (open === '"') return 'an unclosed " quote';
+  if (open === '`') return 'an unclosed ` command substitution';
+  if (open === ')') return 'an unclosed ( or $(';
+  const p = new Parser(lex(src), src);
+  p.parseAll();
+  if (p.unclosed.length) return `a compound command without its \`${p.unclosed[0]}\``;
+  return undefined;
+}
+
 // ---------- facts ----------
 
 export type ReadinessWait = 'blocking' | 'background' | 'single' | 'none';
@@ -488,6 +555,8 @@ export interface ShellFacts {
   leadingSleep?: number;
   /** Every simple command (argv values), recursively. */
   commands: string[][];
+  /** The shell rejects the script (`an unclosed ' quote`): it exits with an error. */
+  syntaxError?: string;
 }
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh', 'busybox']);
@@ -1154,6 +1223,12 @@ function forCount(node: Extract<Node, { t: 'for' }>): number | undefined {
 /** Analyse a script (the body of `sh -c`). */
 export function analyzeScript(script: string): ShellFacts {
   const a = new Analyzer();
+  const bad = syntaxError(script);
+  if (bad) {
+    // the shell stops at the error: nothing past it runs, so only the failure is a fact
+    a.facts.syntaxError = bad;
+    return a.facts;
+  }
   const tree = parseShell(script);
   a.facts.seconds = a.walk(tree, { background: false, inLoop: false, depth: 0 });
   a.facts.leadingSleep = leadingSleep(tree);

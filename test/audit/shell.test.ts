@@ -1,7 +1,7 @@
 // The shell reader, one row per script: what a hook or entrypoint does about the proxy.
 
 import { describe, expect, it } from 'vitest';
-import { analyzeArgv, analyzeScript, sleepSeconds } from '../../src/audit/shell.js';
+import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError } from '../../src/audit/shell.js';
 
 type Row = [script: string, expect: Partial<{ wait: string; never: boolean; seconds: number; udp: boolean; quits: boolean; polls: number; leading: number }>];
 
@@ -71,6 +71,33 @@ describe('analyzeScript', () => {
       if ('leading' in e) expect(f.leadingSleep).toBe(e.leading);
     });
   }
+});
+
+describe('syntaxError', () => {
+  const bad: [string, string][] = [
+    ["echo 'draining; sleep 20", "an unclosed ' quote"],
+    ['echo "x; sleep 5', 'an unclosed " quote'],
+    ['x=$(curl -s localhost:15000/ready; sleep 1', 'an unclosed ( or $('],
+    ['while true; do sleep 1', 'a compound command without its `done`'],
+    ['if [ -f /tmp/x ]; then sleep 1', 'a compound command without its `fi`'],
+    ['echo `date', 'an unclosed ` command substitution'],
+  ];
+  for (const [script, why] of bad) it(`rejects: ${script}`, () => expect(syntaxError(script)).toBe(why));
+  const good = [
+    "echo 'draining'; sleep 20",
+    'echo "it\'s $(date +%s)"; sleep 1',
+    "case $x in a) sleep 1 ;; *) sleep 2 ;; esac",
+    'i=$((i+1)); [[ $a =~ (x|y) ]] && echo ok',
+    "echo ${x#*/} # it's a comment",
+    "cat <<EOF\nit's here\nEOF",
+    'while true; do sleep 1; done',
+  ];
+  for (const script of good) it(`accepts: ${script}`, () => expect(syntaxError(script)).toBeUndefined());
+  it('leaves nothing else to judge in a rejected script', () => {
+    const f = analyzeScript("while true; do sleep 1; done; echo 'x");
+    expect(f.syntaxError).toBe("an unclosed ' quote");
+    expect(f.neverEnds).toBeUndefined();
+  });
 });
 
 describe('analyzeArgv', () => {

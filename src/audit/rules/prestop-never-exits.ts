@@ -25,15 +25,6 @@ export const prestopNeverExits: Rule = {
             : 'Give the loop an end: a condition that can become false, or a counter (`i=0; while [ $i -lt 30 ]; do ...; i=$((i+1)); done`) or `timeout 25 ...` below the grace period.',
         });
       }
-      if (pre.shell.netstatUdpGrepTcp) {
-        report({
-          severity: 'info',
-          container: c.name,
-          message: `The preStop of ${c.name} runs \`netstat -u\` (UDP sockets) and then keeps only \`grep tcp\` lines, so the -u option does nothing.`,
-          evidence: at,
-          fix: 'Drop -u: `netstat -plnt`.',
-        });
-      }
     }
   },
 };
