@@ -1044,13 +1044,17 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       const lister = p.find((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
       if (!lister) continue;
       const counts = p.some((a) => (base(a[0] ?? '') === 'wc' && a.includes('-l')) || (isGrep(a) && a.some((x) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x))));
-      if (!counts || !dropsOnlyEnvoy(p)) continue;
+      if (!counts) continue;
       // the loop runs while the count is non-zero (or until it is zero)
       const cmp = condWords.join(' ');
       const whileNonZero = node.kind === 'while' && /(-ne|-gt|!=)\s*"?0"?(\s|$|\])|-ge\s*"?1"?/.test(cmp);
       const untilZero = node.kind === 'until' && /(-eq|==?|-lt\s*"?1"?)\s*"?0?"?(\s|$|\])/.test(cmp);
-      if (whileNonZero || untilZero) {
+      if (dropsOnlyEnvoy(p) && (whileNonZero || untilZero)) {
         return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so the count never reaches 0`;
+      }
+      const left = proxyLinesLeft(p);
+      if (left && countNeverReaches(node.kind, cmp, left.count)) {
+        return `it waits for a listener count (${p.map((a) => a.join(' ')).join(' | ')}) that the proxy's own listeners keep at ${left.count} or more (${left.kept}) until the proxy stops, which is after this hook`;
       }
     }
   }
@@ -1067,6 +1071,102 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
     }
   }
   return undefined;
+}
+
+/** The proxy's own listening sockets while it runs: envoy's (admin, outbound, inbound, readiness, stats) and pilot-agent's. */
+const PROXY_LISTENERS: readonly [string, number][] = [
+  ['envoy', 15000],
+  ['envoy', 15001],
+  ['envoy', 15006],
+  ['pilot-agent', 15020],
+  ['envoy', 15021],
+  ['envoy', 15090],
+];
+
+/** The lines a listener command prints for the proxy's own sockets (and its header lines), as the tool formats them. */
+function listenerLines(argv: string[]): string[] {
+  const cmd = base(argv[0] ?? '');
+  const shortFlags = argv.slice(1).filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
+  const withProcess = cmd === 'lsof' || shortFlags.includes('p') || argv.includes('--program') || argv.includes('--processes');
+  if (cmd === 'netstat') {
+    return [
+      'Active Internet connections (only servers)',
+      'Proto Recv-Q Send-Q Local Address           Foreign Address         State       PID/Program name',
+      ...PROXY_LISTENERS.map(([p, port]) => `tcp        0      0 0.0.0.0:${port}           0.0.0.0:*               LISTEN      ${withProcess ? `12/${p}` : '-'}`),
+    ];
+  }
+  if (cmd === 'ss') {
+    const header = shortFlags.includes('H') || argv.includes('--no-header') ? [] : ['State  Recv-Q Send-Q Local Address:Port  Peer Address:Port Process'];
+    return [...header, ...PROXY_LISTENERS.map(([p, port]) => `LISTEN 0      4096   0.0.0.0:${port}      0.0.0.0:*    ${withProcess ? `users:(("${p}",pid=12,fd=3))` : ''}`)];
+  }
+  // lsof: with `-i :PORT` only that port is listed
+  const only = argv.map((a) => /^(?:-i)?(?:tcp)?:(\d+)$/i.exec(a)?.[1]).find(Boolean);
+  return [
+    'COMMAND PID USER FD TYPE DEVICE SIZE/OFF NODE NAME',
+    ...PROXY_LISTENERS.filter(([, port]) => !only || String(port) === only).map(([p, port]) => `${p} 12 istio-proxy 3u IPv4 1 0t0 TCP *:${port} (LISTEN)`),
+  ];
+}
+
+/** A grep's test of one line, for the pattern syntaxes grep takes; undefined when it cannot be read. */
+function grepTest(a: string[]): ((line: string) => boolean) | undefined {
+  const flags = a.slice(1).filter((x) => /^-[a-zA-Z]+$/.test(x)).join('');
+  const cmd = base(a[0] ?? '');
+  const ere = cmd === 'egrep' || flags.includes('E');
+  const fixed = cmd === 'fgrep' || flags.includes('F');
+  const pats = grepPatterns(a);
+  if (pats.length === 0) return undefined;
+  const res: RegExp[] = [];
+  for (const p of pats) {
+    let src: string;
+    if (fixed) src = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (ere) src = p;
+    else src = p.replace(/\\([|(){}+?])|([|(){}+?])/g, (_m, esc: string | undefined, bare: string | undefined) => (esc ? esc : `\\${bare}`));
+    if (flags.includes('w')) src = `\\b(?:${src})\\b`;
+    if (flags.includes('x')) src = `^(?:${src})$`;
+    try {
+      res.push(new RegExp(src, flags.includes('i') ? 'i' : ''));
+    } catch {
+      return undefined;
+    }
+  }
+  return (line) => res.some((r) => r.test(line));
+}
+
+/**
+ * How many lines of the proxy's own (and header lines) a listener pipeline that excludes something
+ * still counts while the proxy runs. Undefined when the pipeline holds a stage this cannot follow.
+ */
+function proxyLinesLeft(p: string[][]): { count: number; kept: string } | undefined {
+  if (!p.some((a) => isGrep(a) && grepInverted(a))) return undefined;
+  const lister = p.findIndex((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
+  let lines = listenerLines(p[lister]!);
+  for (const a of p.slice(lister + 1)) {
+    const cmd = base(a[0] ?? '');
+    if (isGrep(a)) {
+      if (a.some((x) => /^-[a-zA-Z]*[qlLo][a-zA-Z]*$/.test(x))) return undefined;
+      const test = grepTest(a);
+      if (!test) return undefined;
+      const inverted = grepInverted(a);
+      lines = lines.filter((l) => test(l) !== inverted);
+      if (a.some((x) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x))) break;
+    } else if (cmd === 'wc' || cmd === 'xargs' || cmd === 'tr') break;
+    else return undefined;
+  }
+  if (lines.length === 0) return undefined;
+  const ports = [...new Set(lines.map((l) => /:(\d{5})\b/.exec(l)?.[1]).filter(Boolean))];
+  const headers = lines.filter((l) => !/:\d{5}\b/.test(l)).length;
+  const kept = [ports.length ? `port${ports.length > 1 ? 's' : ''} ${ports.join(', ')}` : '', headers ? `${headers} header line${headers > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+  return { count: lines.length, kept };
+}
+
+/** Does a loop on `[ COUNT OP K ]` run for ever when COUNT never drops below min? */
+function countNeverReaches(kind: 'while' | 'until', cond: string, min: number): boolean {
+  const m = /(-ne|-gt|-ge|-eq|-lt|-le|!=|==?)\s*"?(\d+)"?(\s|$|\])/.exec(cond);
+  if (!m) return false;
+  const k = Number(m[2]);
+  const op = m[1]!;
+  if (kind === 'while') return op === '-gt' ? min > k : op === '-ge' ? min >= k : op === '-ne' || op === '!=' ? min > k : false;
+  return op === '-eq' || op === '=' || op === '==' ? min > k : op === '-lt' ? min >= k : op === '-le' ? min > k : false;
 }
 
 /** Every word of a node, substitutions included, as written. */
