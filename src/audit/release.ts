@@ -66,3 +66,21 @@ export function podRelease(spec: JsonObject, values: JsonObject, injectorConfig:
   }
   return undefined;
 }
+
+/** What an injector template can do about start order, read from its text. */
+export interface TemplateFeatures {
+  /** Where it reads the hold from: ProxyConfig (pod annotation or mesh, 1.8+), values only (1.7), or nowhere. */
+  hold: 'proxyConfig' | 'values' | 'none';
+  /** It can render the proxy as a native sidecar (1.19+). */
+  native: boolean;
+  /** It reads the per-pod `sidecar.istio.io/nativeSidecar` annotation (1.24+). */
+  nativeAnnotation: boolean;
+}
+
+export function templateFeatures(configText: string): TemplateFeatures {
+  return {
+    hold: /\.HoldApplicationUntilProxyStarts\b/.test(configText) ? 'proxyConfig' : /holdApplicationUntilProxyStarts/.test(configText) ? 'values' : 'none',
+    native: /ENABLE_NATIVE_SIDECARS|\.NativeSidecars\b|sidecar\.istio\.io\/nativeSidecar/.test(configText),
+    nativeAnnotation: /sidecar\.istio\.io\/nativeSidecar/.test(configText),
+  };
+}

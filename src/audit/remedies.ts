@@ -24,14 +24,20 @@ export function readinessUrl(r: Release | undefined): string {
 /** How to turn the hold on for this pod, or why the release cannot. */
 export function holdRemedy(s: Subject): string {
   const r = s.release;
-  if (releaseBefore(r, 1, 7)) {
-    return `${on(r)} has no hold (holdApplicationUntilProxyStarts came in 1.7): upgrade Istio, or keep a bounded wait on ${readinessUrl(r)} in the entrypoint`;
+  if (releaseBefore(r, 1, 7) || s.template?.hold === 'none') {
+    const who = s.template?.hold === 'none' && !releaseBefore(r, 1, 7) ? 'the injector template in the input' : on(r);
+    return `${who} has no hold (holdApplicationUntilProxyStarts came in Istio 1.7): upgrade the injector, or keep a bounded wait on ${readinessUrl(r)} in the entrypoint`;
   }
-  // a 1.7 template (or one detected as no newer) reads the hold from values only
-  if (r && r.major === 1 && r.minor === 7) {
-    return `set values global.proxy.holdApplicationUntilProxyStarts: true (${on(r)} reads the hold only from values, for the whole mesh; the per-pod proxy.istio.io/config hold needs 1.8)`;
+  // a 1.7 template reads the hold from values only
+  if (s.template?.hold === 'values' || (r && r.major === 1 && r.minor === 7)) {
+    return `set values global.proxy.holdApplicationUntilProxyStarts: true (${s.template?.hold === 'values' ? 'the injector template in the input' : on(r)} reads the hold only from values, for the whole mesh; the per-pod proxy.istio.io/config hold needs 1.8)`;
   }
-  return `set \`proxy.istio.io/config: {holdApplicationUntilProxyStarts: true}\` on the pod${r ? '' : ' (Istio 1.8+; 1.7 only has values global.proxy.holdApplicationUntilProxyStarts)'}`;
+  return `set \`proxy.istio.io/config: {holdApplicationUntilProxyStarts: true}\` on the pod${r && !r.lowerBound ? '' : ' (Istio 1.8+; 1.7 only has values global.proxy.holdApplicationUntilProxyStarts)'}`;
+}
+
+/** Can the hold be had at all with what the input shows? */
+export function holdAvailable(s: Subject): boolean {
+  return !releaseBefore(s.release, 1, 7) && s.template?.hold !== 'none';
 }
 
 /** How to run this pod's proxy as a native sidecar, or what is missing for it. */
@@ -40,16 +46,22 @@ export function nativeRemedy(s: Subject): string {
   const kube = s.kubeVersion;
   if (kube && !kubeAtLeast(kube, 1, 29)) return `native sidecars need Kubernetes 1.29+ (the cluster runs ${kube.join('.')})`;
   const needKube = kube ? '' : ', Kubernetes 1.29+';
-  if (releaseBefore(r, 1, 19)) return `native sidecars need Istio 1.19+ (this pod runs ${on(r)}) and Kubernetes 1.29+: upgrade`;
-  if (r && !releaseAtLeast(r, 1, 24)) {
-    return `run the proxy as a native sidecar: values pilot.env.ENABLE_NATIVE_SIDECARS: "true" (istiod-wide; ${on(r)} has no per-pod sidecar.istio.io/nativeSidecar annotation, which came in 1.24${needKube})`;
+  if (releaseBefore(r, 1, 19) || s.template?.native === false) {
+    return `native sidecars need Istio 1.19+ and Kubernetes 1.29+ (${s.template?.native === false ? 'the injector template in the input has no native-sidecar support' : `this pod runs ${on(r)}`}): upgrade`;
   }
-  return `run the proxy as a native sidecar (annotation sidecar.istio.io/nativeSidecar: "true"${r ? '' : ', Istio 1.24+'}${needKube})`;
+  const annotation = s.template ? s.template.nativeAnnotation : releaseAtLeast(r, 1, 24) && !r?.lowerBound ? true : r ? undefined : true;
+  if (annotation === false || (r && !r.lowerBound && !releaseAtLeast(r, 1, 24))) {
+    return `run the proxy as a native sidecar: values pilot.env.ENABLE_NATIVE_SIDECARS: "true" (istiod-wide; ${s.template ? 'the injector template in the input' : on(r)} has no per-pod sidecar.istio.io/nativeSidecar annotation, which came in 1.24${needKube})`;
+  }
+  if (annotation === undefined) {
+    return `run the proxy as a native sidecar (annotation sidecar.istio.io/nativeSidecar: "true" from Istio 1.24, or istiod-wide values pilot.env.ENABLE_NATIVE_SIDECARS: "true" from 1.19${needKube})`;
+  }
+  return `run the proxy as a native sidecar (annotation sidecar.istio.io/nativeSidecar: "true"${r && !r.lowerBound ? '' : ', Istio 1.24+'}${needKube})`;
 }
 
 /** Can this pod's proxy be a native sidecar at all, as far as the input tells? */
 export function nativePossible(s: Subject): boolean {
-  return !(s.kubeVersion && !kubeAtLeast(s.kubeVersion, 1, 29)) && !releaseBefore(s.release, 1, 19);
+  return !(s.kubeVersion && !kubeAtLeast(s.kubeVersion, 1, 29)) && !releaseBefore(s.release, 1, 19) && s.template?.native !== false;
 }
 
 /** How the application tells the proxy it is done. */
@@ -58,14 +70,14 @@ export function quitRemedy(s: Subject): string {
   if (releaseBefore(r, 1, 3)) {
     return `${on(r)}'s pilot-agent has no /quitquitquit (it came in 1.3): upgrade, or share the process namespace (shareProcessNamespace: true) and have the application's wrapper stop pilot-agent when it is done`;
   }
-  return `have the application call \`curl -fsS -X POST localhost:15020/quitquitquit\` when it is done${r ? '' : ' (Istio 1.3+)'}`;
+  return `have the application call \`curl -fsS -X POST localhost:15020/quitquitquit\` when it is done${r && !r.lowerBound ? '' : ' (Istio 1.3+)'}`;
 }
 
 /** A postStart that blocks until the proxy is ready. */
 export function waitRemedy(s: Subject): string {
   const r = s.release;
   if (releaseBefore(r, 1, 7)) return `poll ${readinessUrl(r)} in a loop until it answers (${on(r)} has no \`pilot-agent wait\`, which came in 1.7)`;
-  return `\`postStart: {exec: {command: [pilot-agent, wait]}}\`${r ? '' : ' (Istio 1.7+)'}`;
+  return `\`postStart: {exec: {command: [pilot-agent, wait]}}\`${r && !r.lowerBound ? '' : ' (Istio 1.7+)'}`;
 }
 
 /** How to give the injected proxy a startupProbe. */
@@ -74,7 +86,7 @@ export function startupProbeRemedy(s: Subject): string {
   if (releaseBefore(r, 1, 20) || (r?.lowerBound && !releaseAtLeast(r, 1, 20))) {
     return `add a startupProbe (httpGet /healthz/ready port 15021, periodSeconds 1, failureThreshold 600) to a pod-level istio-proxy entry (values global.proxy.startupProbe came in 1.20; this pod runs ${on(r)})`;
   }
-  return `add a startupProbe (httpGet /healthz/ready port 15021, periodSeconds 1, failureThreshold 600), e.g. values global.proxy.startupProbe.enabled: true${r ? '' : ' (Istio 1.20+)'}`;
+  return `add a startupProbe (httpGet /healthz/ready port 15021, periodSeconds 1, failureThreshold 600), e.g. values global.proxy.startupProbe.enabled: true${r && !r.lowerBound ? '' : ' (Istio 1.20+)'}`;
 }
 
 /** ` (for Istio 1.9.0, from the proxy image ...)`: the release a fix was chosen for. */

@@ -5,7 +5,7 @@ import type { IstioConfig } from './context.js';
 import { InputError } from './input.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
 import { InjectorUnavailable } from './render.js';
-import { podRelease, type Release } from './release.js';
+import { podRelease, templateFeatures, type Release, type TemplateFeatures } from './release.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
 import { asArray, get, getIn, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
@@ -49,6 +49,8 @@ export interface Subject {
   grace: { seconds: number; explicit: boolean; evidence: Evidence };
   /** The Istio release the pod is injected by, when the input tells. */
   release?: Release;
+  /** What the template that rendered this pod can do (rendered pods only). */
+  template?: TemplateFeatures;
   /** Evidence for rel inside a container (or the pod spec when c is undefined). */
   at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
 }
@@ -159,8 +161,10 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
-  const release = podRelease(spec, settings.values, getIn(o.config.injector?.object, ['data', 'config']));
-  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, at };
+  const configText = getIn(o.config.injector?.object, ['data', 'config']);
+  const release = podRelease(spec, settings.values, configText);
+  const template = injection === 'rendered' && typeof configText === 'string' ? templateFeatures(configText) : undefined;
+  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at };
 }
 
 /** The injector could not render this workload: a one-line error naming where, and the way out. */

@@ -1,7 +1,6 @@
 import { entrypointFacts, fmtSeconds, hook, isIstioInit } from '../lifecycle.js';
 import type { Subject } from '../subject.js';
-import { releaseBefore } from '../release.js';
-import { fixFor, holdDoesNotFit, holdRemedy, nativePossible, nativeRemedy } from '../remedies.js';
+import { fixFor, holdAvailable, holdDoesNotFit, holdRemedy, nativePossible, nativeRemedy } from '../remedies.js';
 import type { Rule } from './rule.js';
 
 /** Is the proxy ready before the application starts (native ordering or an enforced hold)? */
@@ -18,12 +17,12 @@ export function proxyReadyFirst(s: Subject): boolean {
  */
 function platformOrder(s: Subject, what: string): string {
   const ways: string[] = [];
-  if (!holdDoesNotFit(s) && !releaseBefore(s.release, 1, 7)) ways.push(holdRemedy(s));
+  if (!holdDoesNotFit(s) && holdAvailable(s)) ways.push(holdRemedy(s));
   if (nativePossible(s)) ways.push(nativeRemedy(s));
   if (ways.length === 0) {
     const why = holdDoesNotFit(s)
       ? 'for a pod that runs to completion the hold does not fit (a timed-out hold fails the pod), and native sidecars need Istio 1.19+ on Kubernetes 1.29+'
-      : `Istio ${s.release?.text ?? ''} has neither the hold (1.7+) nor native sidecars (Istio 1.19+ on Kubernetes 1.29+)`;
+      : `${s.template ? 'the injector template in the input' : `Istio ${s.release?.text ?? ''}`} has neither the hold (Istio 1.7+) nor native sidecars (Istio 1.19+ on Kubernetes 1.29+)`;
     return fixFor(s, `keep ${what} but bound it (a counter or \`timeout\`) until an upgrade: ${why}`);
   }
   return fixFor(s, `remove ${what} and let the platform order start-up: ${ways.join('; or ')}`);

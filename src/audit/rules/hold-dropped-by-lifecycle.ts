@@ -1,5 +1,5 @@
 import { hook, proxyLifecycleIsCustom } from '../lifecycle.js';
-import { fixFor, waitRemedy } from '../remedies.js';
+import { fixFor, holdAvailable, holdDoesNotFit, nativePossible, nativeRemedy, waitRemedy } from '../remedies.js';
 import type { Rule } from './rule.js';
 
 // Since 1.7 the template reads `if .Values.global.proxy.lifecycle` before `else if $holdProxy`:
@@ -28,7 +28,8 @@ export const holdDroppedByLifecycle: Rule = {
       }
       return;
     }
-    if (!s.settings.hold.requested) return;
+    // a template without any hold has none to drop: hold-not-enforced says so
+    if (!s.settings.hold.requested || !holdAvailable(s)) return;
     const post = hook(proxy, 'postStart');
     if (post?.readinessWait === 'blocking') return;
     const src = s.settings.hold.sources.find((x) => x.value);
@@ -39,7 +40,10 @@ export const holdDroppedByLifecycle: Rule = {
       container: proxy.name,
       message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.`,
       evidence: lifecycleAt,
-      fix: fixFor(s, `add ${waitRemedy(s)} next to the preStop in the custom lifecycle (global.proxy.lifecycle)`),
+      fix: holdDoesNotFit(s)
+        ? // restoring the wait would make hold-with-restart-never right: a pod that runs to completion needs another way
+          fixFor(s, `this pod runs to completion, where a timed-out hold fails it: rather than restoring the wait, ${nativePossible(s) ? `${nativeRemedy(s)}, or ` : ''}turn the hold off for it (proxy.istio.io/config: {holdApplicationUntilProxyStarts: false}) and make the application retry its first connections`)
+        : fixFor(s, `add ${waitRemedy(s)} next to the preStop in the custom lifecycle (global.proxy.lifecycle)`),
     });
   },
 };

@@ -1,5 +1,5 @@
 import { envValue, hook, proxyLifecycleIsCustom } from '../lifecycle.js';
-import { holdRemedy, fixFor, waitRemedy } from '../remedies.js';
+import { holdAvailable, holdRemedy, fixFor, waitRemedy } from '../remedies.js';
 import { releaseBefore } from '../release.js';
 import type { Subject } from '../subject.js';
 import { get, isObject, isTrue } from '../types.js';
@@ -45,19 +45,21 @@ export const holdNotEnforced: Rule = {
     const evidence = s.settings.hold.evidence ?? s.at(proxy, []);
 
     // the release cannot hold at all, or not from where it was asked
-    if (releaseBefore(r, 1, 7)) {
+    if (!holdAvailable(s)) {
+      const who = releaseBefore(r, 1, 7) ? `this pod runs Istio ${r!.text}, which` : 'the injector template in the input';
       report({
         container: proxy.name,
-        message: `${requested}, but this pod runs Istio ${r!.text}, which has no hold (it came in 1.7): the setting does nothing.`,
+        message: `${requested}, but ${who} has no hold (it came in Istio 1.7): the setting does nothing.`,
         evidence,
         fix: fixFor(s, holdRemedy(s)),
       });
       return;
     }
-    if (r && r.major === 1 && r.minor === 7 && src && !src.what.startsWith('values')) {
+    const valuesOnly = s.template?.hold === 'values' || (r && r.major === 1 && r.minor === 7);
+    if (valuesOnly && src && !src.what.startsWith('values')) {
       report({
         container: proxy.name,
-        message: `${requested}, but Istio 1.7 reads the hold only from values global.proxy.holdApplicationUntilProxyStarts, so the injector left it out${notFirst ? ` (istio-proxy comes after ${first!.name})` : ''}${post ? '' : ' and the proxy has no `pilot-agent wait` postStart'}.`,
+        message: `${requested}, but ${s.template?.hold === 'values' ? 'the injector template in the input' : 'Istio 1.7'} reads the hold only from values global.proxy.holdApplicationUntilProxyStarts, so the injector left it out${notFirst ? ` (istio-proxy comes after ${first!.name})` : ''}${post ? '' : ' and the proxy has no `pilot-agent wait` postStart'}.`,
         evidence,
         fix: fixFor(s, `${holdRemedy(s)}, then re-inject the pod (kubectl rollout restart)`),
       });

@@ -16,8 +16,10 @@ export const holdWithRestartNever: Rule = {
     if (!s.settings.hold.requested) return;
     const rp = s.spec['restartPolicy'];
     if (rp !== 'Never' && rp !== 'OnFailure') return;
+    // only a wait that blocks can time out; a hold the template never rendered is hold-not-enforced's
     const post = hook(proxy, 'postStart');
-    const wait = post?.readinessWait === 'blocking' ? `\`${post.text}\` times out (${waitTimeout(post)}s)` : `the hold's \`pilot-agent wait\` times out (60s)`;
+    if (post?.readinessWait !== 'blocking') return;
+    const wait = `\`${post.text}\` times out (${waitTimeout(post)}s)`;
     const after =
       rp === 'Never'
         ? 'with restartPolicy Never the proxy is not restarted, so the application runs without a proxy and the pod ends Failed (a Job then starts a new pod, up to its backoffLimit)'
