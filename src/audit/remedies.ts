@@ -4,7 +4,7 @@
 
 import { releaseAtLeast, releaseBefore, type Release } from './release.js';
 import type { Subject } from './subject.js';
-import { kubeAtLeast } from './types.js';
+import { getIn, kubeAtLeast } from './types.js';
 
 function on(r: Release | undefined): string {
   return r ? `Istio ${r.text}${r.lowerBound ? '+' : ''}` : 'this release';
@@ -16,9 +16,11 @@ export function holdDoesNotFit(s: Subject): boolean {
   return s.workload.runsToCompletion && (rp === 'Never' || rp === 'OnFailure' || rp === undefined);
 }
 
-/** The proxy's readiness endpoint on this release (15020 before 1.6). */
-export function readinessUrl(r: Release | undefined): string {
-  return releaseBefore(r, 1, 6) ? 'localhost:15020/healthz/ready' : 'localhost:15021/healthz/ready';
+/** The proxy's readiness endpoint: the port its readinessProbe uses, else the release's (15020 before 1.6). */
+export function readinessUrl(s: Subject): string {
+  const port = getIn(s.proxy?.spec, ['readinessProbe', 'httpGet', 'port']);
+  if (port === 15020 || port === 15021) return `localhost:${port}/healthz/ready`;
+  return releaseBefore(s.release, 1, 6) ? 'localhost:15020/healthz/ready' : 'localhost:15021/healthz/ready';
 }
 
 /** How to turn the hold on for this pod, or why the release cannot. */
@@ -26,7 +28,7 @@ export function holdRemedy(s: Subject): string {
   const r = s.release;
   if (releaseBefore(r, 1, 7) || s.template?.hold === 'none') {
     const who = s.template?.hold === 'none' && !releaseBefore(r, 1, 7) ? 'the injector template in the input' : on(r);
-    return `${who} has no hold (holdApplicationUntilProxyStarts came in Istio 1.7): upgrade the injector, or keep a bounded wait on ${readinessUrl(r)} in the entrypoint`;
+    return `${who} has no hold (holdApplicationUntilProxyStarts came in Istio 1.7): upgrade the injector, or keep a bounded wait on ${readinessUrl(s)} in the entrypoint`;
   }
   // a 1.7 template reads the hold from values only
   if (s.template?.hold === 'values' || (r && r.major === 1 && r.minor === 7)) {
@@ -76,7 +78,7 @@ export function quitRemedy(s: Subject): string {
 /** A postStart that blocks until the proxy is ready. */
 export function waitRemedy(s: Subject): string {
   const r = s.release;
-  if (releaseBefore(r, 1, 7)) return `poll ${readinessUrl(r)} in a loop until it answers (${on(r)} has no \`pilot-agent wait\`, which came in 1.7)`;
+  if (releaseBefore(r, 1, 7)) return `poll ${readinessUrl(s)} in a loop until it answers (${on(r)} has no \`pilot-agent wait\`, which came in 1.7)`;
   return `\`postStart: {exec: {command: [pilot-agent, wait]}}\`${r && !r.lowerBound ? '' : ' (Istio 1.7+)'}`;
 }
 

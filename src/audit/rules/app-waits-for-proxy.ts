@@ -1,6 +1,7 @@
 import { entrypointFacts, fmtSeconds, hook, isIstioInit } from '../lifecycle.js';
 import type { Subject } from '../subject.js';
 import { fixFor, holdAvailable, holdDoesNotFit, holdRemedy, nativePossible, nativeRemedy } from '../remedies.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 /** Is the proxy ready before the application starts (native ordering or an enforced hold)? */
@@ -63,7 +64,7 @@ export const appWaitsForProxy: Rule = {
             container: c.name,
             message: readyFirst
               ? `${c.name} polls ${url} before starting, which is redundant: the proxy is already ready when ${c.name} starts.`
-              : `${c.name} polls ${url} in its command to wait for the proxy: an application-level workaround for start order that each image must carry.`,
+              : `${c.name} polls ${url} in its command to wait for the proxy: an application-level workaround for start order that each image must carry.${assumptions(s)}`,
             evidence: at,
             fix: readyFirst ? 'Remove the wait loop from command/args and start the application directly.' : platformOrder(s, 'the wait loop'),
           });
@@ -73,7 +74,7 @@ export const appWaitsForProxy: Rule = {
       if (f.leadingSleep !== undefined && s.proxy && !c.native && c.field === 'containers') {
         report({
           container: c.name,
-          message: `${c.name} sleeps ${fmtSeconds(f.leadingSleep)} before starting, guessing how long the proxy takes: ${readyFirst ? 'redundant, the proxy is already ready' : 'too short on a slow start, wasted time otherwise'}.`,
+          message: `${c.name} sleeps ${fmtSeconds(f.leadingSleep)} before starting, guessing how long the proxy takes: ${readyFirst ? 'redundant, the proxy is already ready' : 'too short on a slow start, wasted time otherwise'}.${readyFirst ? '' : assumptions(s)}`,
           evidence: at,
           fix: readyFirst ? 'Remove the sleep from command/args.' : platformOrder(s, 'the sleep'),
         });

@@ -1,5 +1,6 @@
 import { hook, proxyLifecycleIsCustom } from '../lifecycle.js';
 import { fixFor, holdAvailable, holdDoesNotFit, nativePossible, nativeRemedy, waitRemedy } from '../remedies.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 // Since 1.7 the template reads `if .Values.global.proxy.lifecycle` before `else if $holdProxy`:
@@ -38,7 +39,7 @@ export const holdDroppedByLifecycle: Rule = {
       : 'it has no postStart, so the template\'s `pilot-agent wait` is gone';
     report({
       container: proxy.name,
-      message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.`,
+      message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.${assumptions(s)}`,
       evidence: lifecycleAt,
       fix: holdDoesNotFit(s)
         ? // restoring the wait would make hold-with-restart-never right: a pod that runs to completion needs another way

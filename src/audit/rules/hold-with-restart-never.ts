@@ -1,5 +1,6 @@
 import { hook, waitTimeout } from '../lifecycle.js';
 import { fixFor, nativePossible, nativeRemedy } from '../remedies.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 // When the hold's postStart fails the kubelet kills the proxy and goes on starting the next
@@ -29,7 +30,7 @@ export const holdWithRestartNever: Rule = {
     ways.push('turn the hold off for this workload (proxy.istio.io/config: {holdApplicationUntilProxyStarts: false}) and make the application retry its first connections');
     report({
       container: proxy.name,
-      message: `holdApplicationUntilProxyStarts is on for a pod with restartPolicy ${rp}: if ${wait} the hook fails, the kubelet kills the proxy and starts the application anyway; ${after}.`,
+      message: `holdApplicationUntilProxyStarts is on for a pod with restartPolicy ${rp}: if ${wait} the hook fails, the kubelet kills the proxy and starts the application anyway; ${after}.${assumptions(s)}`,
       evidence: s.at(undefined, ['restartPolicy']),
       fix: fixFor(s, ways.join('; or ')),
     });
