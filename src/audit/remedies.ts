@@ -37,6 +37,25 @@ export function holdRemedy(s: Subject): string {
   return `set \`proxy.istio.io/config: {holdApplicationUntilProxyStarts: true}\` on the pod${r && !r.lowerBound ? '' : ' (Istio 1.8+; 1.7 only has values global.proxy.holdApplicationUntilProxyStarts)'}`;
 }
 
+/**
+ * For a pod that runs to completion, what to do instead of (re)enabling the hold, which would fail
+ * it when the wait times out (hold-with-restart-never).
+ */
+export function insteadOfHold(s: Subject, what: string): string {
+  return fixFor(
+    s,
+    `this pod runs to completion, where a timed-out hold fails it: rather than ${what}, ${nativePossible(s) ? `${nativeRemedy(s)}, or ` : ''}${holdOff(s)} and make the application retry its first connections`,
+  );
+}
+
+/** Turning the hold off for one pod, as the release allows. */
+export function holdOff(s: Subject): string {
+  const r = s.release;
+  if (!holdAvailable(s)) return 'drop the hold request (this release has no hold)';
+  if (s.template?.hold === 'values' || (r && r.major === 1 && r.minor === 7)) return 'drop any per-pod hold request (1.7 reads the hold only from values, for the whole mesh)';
+  return 'turn the hold off for it (proxy.istio.io/config: {holdApplicationUntilProxyStarts: false})';
+}
+
 /** Can the hold be had at all with what the input shows? */
 export function holdAvailable(s: Subject): boolean {
   return !releaseBefore(s.release, 1, 7) && s.template?.hold !== 'none';

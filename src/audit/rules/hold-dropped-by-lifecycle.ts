@@ -1,5 +1,5 @@
 import { hook, proxyLifecycleIsCustom } from '../lifecycle.js';
-import { fixFor, holdAvailable, holdDoesNotFit, nativePossible, nativeRemedy, waitRemedy } from '../remedies.js';
+import { fixFor, holdAvailable, holdDoesNotFit, insteadOfHold, waitRemedy } from '../remedies.js';
 import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
@@ -41,9 +41,9 @@ export const holdDroppedByLifecycle: Rule = {
       container: proxy.name,
       message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.${assumptions(s)}`,
       evidence: lifecycleAt,
+      // restoring the wait would make hold-with-restart-never right: a pod that runs to completion needs another way
       fix: holdDoesNotFit(s)
-        ? // restoring the wait would make hold-with-restart-never right: a pod that runs to completion needs another way
-          fixFor(s, `this pod runs to completion, where a timed-out hold fails it: rather than restoring the wait, ${nativePossible(s) ? `${nativeRemedy(s)}, or ` : ''}turn the hold off for it (proxy.istio.io/config: {holdApplicationUntilProxyStarts: false}) and make the application retry its first connections`)
+        ? insteadOfHold(s, 'restoring the wait')
         : fixFor(s, `add ${waitRemedy(s)} next to the preStop in the custom lifecycle (global.proxy.lifecycle)`),
     });
   },

@@ -1,5 +1,5 @@
 import { envValue, hook, proxyLifecycleIsCustom } from '../lifecycle.js';
-import { holdAvailable, holdRemedy, fixFor, waitRemedy } from '../remedies.js';
+import { holdAvailable, holdDoesNotFit, holdRemedy, fixFor, insteadOfHold, waitRemedy } from '../remedies.js';
 import { releaseBefore } from '../release.js';
 import type { Subject } from '../subject.js';
 import { get, isObject, isTrue } from '../types.js';
@@ -51,7 +51,7 @@ export const holdNotEnforced: Rule = {
         container: proxy.name,
         message: `${requested}, but ${who} has no hold (it came in Istio 1.7): the setting does nothing.`,
         evidence,
-        fix: fixFor(s, holdRemedy(s)),
+        fix: holdDoesNotFit(s) ? insteadOfHold(s, 'upgrading for the hold') : fixFor(s, holdRemedy(s)),
       });
       return;
     }
@@ -61,7 +61,7 @@ export const holdNotEnforced: Rule = {
         container: proxy.name,
         message: `${requested}, but ${s.template?.hold === 'values' ? 'the injector template in the input' : 'Istio 1.7'} reads the hold only from values global.proxy.holdApplicationUntilProxyStarts, so the injector left it out${notFirst ? ` (istio-proxy comes after ${first!.name})` : ''}${post ? '' : ' and the proxy has no `pilot-agent wait` postStart'}.`,
         evidence,
-        fix: fixFor(s, `${holdRemedy(s)}, then re-inject the pod (kubectl rollout restart)`),
+        fix: holdDoesNotFit(s) ? insteadOfHold(s, 'enabling the hold in values') : fixFor(s, `${holdRemedy(s)}, then re-inject the pod (kubectl rollout restart)`),
       });
       return;
     }
@@ -71,7 +71,7 @@ export const holdNotEnforced: Rule = {
         container: proxy.name,
         message: `${requested}, but this pod was injected without it (its PROXY_CONFIG has no holdApplicationUntilProxyStarts: true${notFirst ? `, istio-proxy comes after ${first!.name}` : ''}, and no postStart waits for the proxy): the hold applies only to pods injected after it was turned on.`,
         evidence: s.at(proxy, []),
-        fix: 'Re-inject the pod so the injector applies the hold (kubectl rollout restart of its workload).',
+        fix: holdDoesNotFit(s) ? insteadOfHold(s, 're-injecting it with the hold') : 'Re-inject the pod so the injector applies the hold (kubectl rollout restart of its workload).',
       });
       return;
     }
@@ -105,7 +105,7 @@ export const holdNotEnforced: Rule = {
         container: proxy.name,
         message: `${requested}, but the proxy has no postStart hook, so nothing holds the application until the proxy is ready.${assumptions(s)}`,
         evidence: s.at(proxy, ['lifecycle']),
-        fix: fixFor(s, `give the proxy a blocking postStart, ${waitRemedy(s)}`),
+        fix: holdDoesNotFit(s) ? insteadOfHold(s, 'giving the proxy a blocking postStart') : fixFor(s, `give the proxy a blocking postStart, ${waitRemedy(s)}`),
       });
     } else if (post.readinessWait !== 'blocking') {
       const how =

@@ -1,5 +1,5 @@
 import { hook, waitTimeout } from '../lifecycle.js';
-import { fixFor, nativePossible, nativeRemedy } from '../remedies.js';
+import { fixFor, holdOff, nativePossible, nativeRemedy } from '../remedies.js';
 import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
@@ -27,7 +27,7 @@ export const holdWithRestartNever: Rule = {
         : 'with restartPolicy OnFailure the kubelet restarts the proxy in place (with back-off), but the application has already started without a ready proxy, and is itself restarted only if it exits with an error';
     const ways: string[] = [];
     if (nativePossible(s)) ways.push(nativeRemedy(s));
-    ways.push('turn the hold off for this workload (proxy.istio.io/config: {holdApplicationUntilProxyStarts: false}) and make the application retry its first connections');
+    ways.push(`${holdOff(s)} and make the application retry its first connections`);
     report({
       container: proxy.name,
       message: `holdApplicationUntilProxyStarts is on for a pod with restartPolicy ${rp}: if ${wait} the hook fails, the kubelet kills the proxy and starts the application anyway; ${after}.${assumptions(s)}`,
