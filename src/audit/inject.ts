@@ -1,6 +1,7 @@
 // How a raw workload becomes the pod the kubelet runs. The audit takes any InjectFn; the default is
-// the real renderer (src/istio), and the model below stands in when no renderer can run (no
-// template at hand, or the template fails) so that the lifecycle-relevant parts are still judged.
+// the real renderer (src/istio), and the model below stands in when there is no template at hand
+// (or `--model` asks for it) so that the lifecycle-relevant parts are still judged. A template that
+// fails is reported, never replaced by the model.
 
 import type { InjectorConfigMap } from './context.js';
 import type { IstioVersion } from '../istio/version.js';

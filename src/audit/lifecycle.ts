@@ -129,22 +129,41 @@ export function proxyEnv(s: Subject, name: string): string | undefined {
 }
 
 /**
- * EXIT_ON_ZERO_ACTIVE_CONNECTIONS counts as an exit mechanism only when it is exactly "true"
- * (the project's audit semantics): any other spelling is reported, not trusted.
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS changes how the proxy drains once it is terminating (exactly
+ * "true"; any other spelling is read as off). It never ends a proxy on its own.
  */
 export function exitOnZeroActive(v: string | undefined): boolean {
   return v === 'true';
 }
 
-/** How long the proxy drains after SIGTERM: MINIMUM_DRAIN_DURATION with exit-on-zero, else terminationDrainDuration. */
-export function proxyDrain(s: Subject): { seconds: number; what: string; exitOnZero: boolean } {
+export interface Drain {
+  seconds: number;
+  /** The setting that gives it, as users write it. */
+  what: string;
+  exitOnZero: boolean;
+  /** Where it is set: a ProxyConfig key, or the proxy container's env. */
+  source: { proxyConfig: string } | { env: string };
+}
+
+/**
+ * How long the proxy drains after SIGTERM: MINIMUM_DRAIN_DURATION with exit-on-zero, else the
+ * longest of terminationDrainDuration (ProxyConfig) and the 1.5-1.9 env TERMINATION_DRAIN_DURATION_SECONDS.
+ */
+export function proxyDrain(s: Subject): Drain {
   const exitOnZero = exitOnZeroActive(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'));
   if (exitOnZero) {
     const min = durationSeconds(proxyEnv(s, 'MINIMUM_DRAIN_DURATION') ?? '5s') ?? 5;
-    return { seconds: min, what: 'MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS)', exitOnZero };
+    return { seconds: min, what: 'MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS)', exitOnZero, source: { proxyConfig: 'proxyMetadata' } };
   }
   const d = durationSeconds(get(s.settings.proxyConfig, 'terminationDrainDuration') ?? '5s') ?? 5;
-  return { seconds: d, what: 'terminationDrainDuration', exitOnZero };
+  const drain: Drain = { seconds: d, what: 'terminationDrainDuration', exitOnZero, source: { proxyConfig: 'terminationDrainDuration' } };
+  // whole seconds, read by pilot-agent before ProxyConfig had the field
+  const env = proxyEnv(s, 'TERMINATION_DRAIN_DURATION_SECONDS');
+  const envSeconds = env !== undefined && /^\s*\d+\s*$/.test(env) ? Number(env) : undefined;
+  if (envSeconds !== undefined && envSeconds > drain.seconds) {
+    return { seconds: envSeconds, what: 'env TERMINATION_DRAIN_DURATION_SECONDS', exitOnZero, source: { env: 'TERMINATION_DRAIN_DURATION_SECONDS' } };
+  }
+  return drain;
 }
 
 export function fmtSeconds(s: number): string {

@@ -239,9 +239,13 @@ class Parser {
   private skipNewlines(): void {
     while (this.isOp('\n') || this.isOp(';')) this.pos++;
   }
+  /** Compound commands the input ends inside of (`while ...` without `done`): a shell rejects them. */
+  readonly unclosed: string[] = [];
+
   private expectWord(v: string): void {
     this.skipNewlines();
     if (this.isWord(v)) this.pos++;
+    else if (this.pos >= this.toks.length) this.unclosed.push(v);
   }
 
   parseAll(): Node {
@@ -451,6 +455,69 @@ export function parseShell(src: string): Node {
   return new Parser(lex(src), src).parseAll();
 }
 
+/**
+ * Why a POSIX shell would reject the script before running it to the end: a quote, a substitution
+ * or a compound command left open when the text ends. Only what every shell rejects is reported.
+ */
+export function syntaxError(src: string): string | undefined {
+  // a here-document's body is text, quotes and all: not read here
+  if (src.includes('<<')) return undefined;
+  let i = 0;
+  const n = src.length;
+  const stack: string[] = [];
+  let atWordStart = true;
+  while (i < n) {
+    const c = src[i]!;
+    const top = stack[stack.length - 1];
+    if (top === "'") {
+      if (c === "'") stack.pop();
+      i++;
+      continue;
+    }
+    if (c === '\\') {
+      i += 2;
+      atWordStart = false;
+      continue;
+    }
+    if (top === '"') {
+      if (c === '"') stack.pop();
+      else if (c === '`') stack.push('`');
+      else if (c === '$' && src[i + 1] === '(') {
+        stack.push(')');
+        i++;
+      }
+      i++;
+      continue;
+    }
+    if (top === '`' && c === '`') {
+      stack.pop();
+      i++;
+      continue;
+    }
+    if (c === '#' && atWordStart && top !== '"') {
+      while (i < n && src[i] !== '\n') i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === '`') stack.push(c);
+    else if (c === '$' && src[i + 1] === '(') {
+      stack.push(')');
+      i++;
+    } else if (c === '(') stack.push(')');
+    else if (c === ')' && top === ')') stack.pop();
+    atWordStart = ' \t\n;&|()'.includes(c);
+    i++;
+  }
+  const open = stack[stack.length - 1];
+  if (open === "'") return "an unclosed ' quote";
+  if (open === '"') return 'an unclosed " quote';
+  if (open === '`') return 'an unclosed ` command substitution';
+  if (open === ')') return 'an unclosed ( or $(';
+  const p = new Parser(lex(src), src);
+  p.parseAll();
+  if (p.unclosed.length) return `a compound command without its \`${p.unclosed[0]}\``;
+  return undefined;
+}
+
 // ---------- facts ----------
 
 export type ReadinessWait = 'blocking' | 'background' | 'single' | 'none';
@@ -488,6 +555,8 @@ export interface ShellFacts {
   leadingSleep?: number;
   /** Every simple command (argv values), recursively. */
   commands: string[][];
+  /** The shell rejects the script (`an unclosed ' quote`): it exits with an error. */
+  syntaxError?: string;
 }
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh', 'busybox']);
@@ -567,16 +636,26 @@ class Analyzer {
         for (const it of node.items) {
           const s = this.walk(it.node, { ...ctx, background: ctx.background || it.background });
           if (!it.background) total += s;
+          // `exec CMD` replaces the shell: nothing after it runs
+          if (!it.background && replacesShell(it.node)) break;
         }
         return total;
       }
       case 'andor': {
         let total = 0;
-        node.items.forEach((it, i) => {
+        for (let i = 0; i < node.items.length; i++) {
+          const it = node.items[i]!;
           const s = this.walk(it, ctx);
           // after `||` the right side runs only on failure: do not count it
           if (i === 0 || node.ops[i - 1] === '&&') total += s;
-        });
+          if (replacesShell(it)) break;
+          // `true || X`, `false && X`: X never runs
+          const fixed = constantStatus(it);
+          if (fixed !== undefined && (node.ops[i] === '||') === fixed) {
+            i++;
+            while (i < node.items.length - 1 && node.ops[i] === node.ops[i - 1]) i++;
+          }
+        }
         return total;
       }
       case 'pipeline': {
@@ -589,6 +668,8 @@ class Analyzer {
         let max = 0;
         for (const c of node.clauses) {
           this.walk(c.cond, ctx);
+          // `if false; then ...`: a branch that never runs
+          if (constantStatus(lastCommand(c.cond)) === false) continue;
           max = Math.max(max, this.walk(c.body, ctx));
         }
         if (node.otherwise) max = Math.max(max, this.walk(node.otherwise, ctx));
@@ -655,7 +736,7 @@ class Analyzer {
     if (rest.length === 0) return 0;
     this.facts.commands.push(rest);
     const text = words.slice(i).map((w) => w.raw).join(' ');
-    if (/quitquitquit/.test(text)) this.facts.quitsProxy = true;
+    if (callsQuit(rest)) this.facts.quitsProxy = true;
     if (!this.facts.pollsProxy) {
       const m = LOCAL_READY_RE.exec(text);
       if (m) this.facts.pollsProxy = { text, port: Number(m[1] ?? m[2]) };
@@ -693,6 +774,14 @@ class Analyzer {
       case 'command':
       case 'time':
         return this.nested(rest.slice(1).filter((a, k) => !(cmd === 'env' && (a.startsWith('-') || (k === 0 && a.includes('='))))), words.slice(i + 1), ctx);
+      case 'trap': {
+        // `trap 'CMD' EXIT`: CMD runs when the shell exits
+        const action = rest[1];
+        if (action && rest.slice(2).some((x) => x === 'EXIT' || x === '0' || x === 'SIGEXIT')) {
+          this.walk(parseShell(action), { ...ctx, depth: ctx.depth + 1 });
+        }
+        return 0;
+      }
       case 'pilot-agent':
         if (rest[1] === 'wait') this.noteWait(ctx.background ? 'background' : 'blocking', text);
         return 0;
@@ -738,6 +827,45 @@ function proxyPortProbe(args: string[]): number | undefined {
     if (/^(?:localhost|127\.0\.0\.1|::1)$/.test(plain[i]!) && /^(15021|15020)$/.test(plain[i + 1] ?? '')) return Number(plain[i + 1]);
   }
   return undefined;
+}
+
+const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'pilot-agent']);
+const INTERPRETERS = /^(python[\d.]*|node|perl|ruby|php)$/;
+
+/**
+ * Does this command itself ask the proxy to exit? An HTTP client (or `pilot-agent request`) whose
+ * arguments name /quitquitquit, or an interpreter's inline code that does; the same text handed as
+ * an argument to a script or a program proves nothing about what runs.
+ */
+function callsQuit(argv: string[]): boolean {
+  const cmd = base(argv[0] ?? '');
+  const args = argv.slice(1);
+  if (!args.some((a) => /quitquitquit/.test(a))) return false;
+  if (HTTP_CLIENTS.has(cmd)) return true;
+  if (INTERPRETERS.test(cmd)) {
+    const flag = args.findIndex((a) => a === '-c' || a === '-e' || a === '--eval' || a === '-r');
+    return flag >= 0 && /quitquitquit/.test(args[flag + 1] ?? '');
+  }
+  return false;
+}
+
+/** `exec CMD ...` (not a bare `exec` that only redirects): the shell is replaced. */
+function replacesShell(node: Node): boolean {
+  if (node.t !== 'simple') return false;
+  const a = node.argv.map((w) => w.value).filter((v, i, all) => !all.slice(0, i + 1).every((x) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(x)));
+  return a[0] === 'exec' && a.length > 1;
+}
+
+/** The exit status a command always has (`true`, `:`, `false`), if it has one. */
+function constantStatus(node: Node | undefined): boolean | undefined {
+  if (node?.t !== 'simple' || node.argv.length !== 1) return undefined;
+  const c = node.argv[0]!.value;
+  return c === 'true' || c === ':' ? true : c === 'false' ? false : undefined;
+}
+
+function lastCommand(node: Node): Node | undefined {
+  if (node.t === 'list') return node.items.length ? lastCommand(node.items[node.items.length - 1]!.node) : undefined;
+  return node;
 }
 
 function isGrep(a: string[]): boolean {
@@ -916,13 +1044,17 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       const lister = p.find((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
       if (!lister) continue;
       const counts = p.some((a) => (base(a[0] ?? '') === 'wc' && a.includes('-l')) || (isGrep(a) && a.some((x) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x))));
-      if (!counts || !dropsOnlyEnvoy(p)) continue;
+      if (!counts) continue;
       // the loop runs while the count is non-zero (or until it is zero)
       const cmp = condWords.join(' ');
       const whileNonZero = node.kind === 'while' && /(-ne|-gt|!=)\s*"?0"?(\s|$|\])|-ge\s*"?1"?/.test(cmp);
       const untilZero = node.kind === 'until' && /(-eq|==?|-lt\s*"?1"?)\s*"?0?"?(\s|$|\])/.test(cmp);
-      if (whileNonZero || untilZero) {
+      if (dropsOnlyEnvoy(p) && (whileNonZero || untilZero)) {
         return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so the count never reaches 0`;
+      }
+      const left = proxyLinesLeft(p);
+      if (left && countNeverReaches(node.kind, cmp, left.count)) {
+        return `it waits for a listener count (${p.map((a) => a.join(' ')).join(' | ')}) that the proxy's own listeners keep at ${left.count} or more (${left.kept}) until the proxy stops, which is after this hook`;
       }
     }
   }
@@ -939,6 +1071,102 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
     }
   }
   return undefined;
+}
+
+/** The proxy's own listening sockets while it runs: envoy's (admin, outbound, inbound, readiness, stats) and pilot-agent's. */
+const PROXY_LISTENERS: readonly [string, number][] = [
+  ['envoy', 15000],
+  ['envoy', 15001],
+  ['envoy', 15006],
+  ['pilot-agent', 15020],
+  ['envoy', 15021],
+  ['envoy', 15090],
+];
+
+/** The lines a listener command prints for the proxy's own sockets (and its header lines), as the tool formats them. */
+function listenerLines(argv: string[]): string[] {
+  const cmd = base(argv[0] ?? '');
+  const shortFlags = argv.slice(1).filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
+  const withProcess = cmd === 'lsof' || shortFlags.includes('p') || argv.includes('--program') || argv.includes('--processes');
+  if (cmd === 'netstat') {
+    return [
+      'Active Internet connections (only servers)',
+      'Proto Recv-Q Send-Q Local Address           Foreign Address         State       PID/Program name',
+      ...PROXY_LISTENERS.map(([p, port]) => `tcp        0      0 0.0.0.0:${port}           0.0.0.0:*               LISTEN      ${withProcess ? `12/${p}` : '-'}`),
+    ];
+  }
+  if (cmd === 'ss') {
+    const header = shortFlags.includes('H') || argv.includes('--no-header') ? [] : ['State  Recv-Q Send-Q Local Address:Port  Peer Address:Port Process'];
+    return [...header, ...PROXY_LISTENERS.map(([p, port]) => `LISTEN 0      4096   0.0.0.0:${port}      0.0.0.0:*    ${withProcess ? `users:(("${p}",pid=12,fd=3))` : ''}`)];
+  }
+  // lsof: with `-i :PORT` only that port is listed
+  const only = argv.map((a) => /^(?:-i)?(?:tcp)?:(\d+)$/i.exec(a)?.[1]).find(Boolean);
+  return [
+    'COMMAND PID USER FD TYPE DEVICE SIZE/OFF NODE NAME',
+    ...PROXY_LISTENERS.filter(([, port]) => !only || String(port) === only).map(([p, port]) => `${p} 12 istio-proxy 3u IPv4 1 0t0 TCP *:${port} (LISTEN)`),
+  ];
+}
+
+/** A grep's test of one line, for the pattern syntaxes grep takes; undefined when it cannot be read. */
+function grepTest(a: string[]): ((line: string) => boolean) | undefined {
+  const flags = a.slice(1).filter((x) => /^-[a-zA-Z]+$/.test(x)).join('');
+  const cmd = base(a[0] ?? '');
+  const ere = cmd === 'egrep' || flags.includes('E');
+  const fixed = cmd === 'fgrep' || flags.includes('F');
+  const pats = grepPatterns(a);
+  if (pats.length === 0) return undefined;
+  const res: RegExp[] = [];
+  for (const p of pats) {
+    let src: string;
+    if (fixed) src = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (ere) src = p;
+    else src = p.replace(/\\([|(){}+?])|([|(){}+?])/g, (_m, esc: string | undefined, bare: string | undefined) => (esc ? esc : `\\${bare}`));
+    if (flags.includes('w')) src = `\\b(?:${src})\\b`;
+    if (flags.includes('x')) src = `^(?:${src})$`;
+    try {
+      res.push(new RegExp(src, flags.includes('i') ? 'i' : ''));
+    } catch {
+      return undefined;
+    }
+  }
+  return (line) => res.some((r) => r.test(line));
+}
+
+/**
+ * How many lines of the proxy's own (and header lines) a listener pipeline that excludes something
+ * still counts while the proxy runs. Undefined when the pipeline holds a stage this cannot follow.
+ */
+function proxyLinesLeft(p: string[][]): { count: number; kept: string } | undefined {
+  if (!p.some((a) => isGrep(a) && grepInverted(a))) return undefined;
+  const lister = p.findIndex((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
+  let lines = listenerLines(p[lister]!);
+  for (const a of p.slice(lister + 1)) {
+    const cmd = base(a[0] ?? '');
+    if (isGrep(a)) {
+      if (a.some((x) => /^-[a-zA-Z]*[qlLo][a-zA-Z]*$/.test(x))) return undefined;
+      const test = grepTest(a);
+      if (!test) return undefined;
+      const inverted = grepInverted(a);
+      lines = lines.filter((l) => test(l) !== inverted);
+      if (a.some((x) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x))) break;
+    } else if (cmd === 'wc' || cmd === 'xargs' || cmd === 'tr') break;
+    else return undefined;
+  }
+  if (lines.length === 0) return undefined;
+  const ports = [...new Set(lines.map((l) => /:(\d{5})\b/.exec(l)?.[1]).filter(Boolean))];
+  const headers = lines.filter((l) => !/:\d{5}\b/.test(l)).length;
+  const kept = [ports.length ? `port${ports.length > 1 ? 's' : ''} ${ports.join(', ')}` : '', headers ? `${headers} header line${headers > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+  return { count: lines.length, kept };
+}
+
+/** Does a loop on `[ COUNT OP K ]` run for ever when COUNT never drops below min? */
+function countNeverReaches(kind: 'while' | 'until', cond: string, min: number): boolean {
+  const m = /(-ne|-gt|-ge|-eq|-lt|-le|!=|==?)\s*"?(\d+)"?(\s|$|\])/.exec(cond);
+  if (!m) return false;
+  const k = Number(m[2]);
+  const op = m[1]!;
+  if (kind === 'while') return op === '-gt' ? min > k : op === '-ge' ? min >= k : op === '-ne' || op === '!=' ? min > k : false;
+  return op === '-eq' || op === '=' || op === '==' ? min > k : op === '-lt' ? min >= k : op === '-le' ? min > k : false;
 }
 
 /** Every word of a node, substitutions included, as written. */
@@ -1095,6 +1323,12 @@ function forCount(node: Extract<Node, { t: 'for' }>): number | undefined {
 /** Analyse a script (the body of `sh -c`). */
 export function analyzeScript(script: string): ShellFacts {
   const a = new Analyzer();
+  const bad = syntaxError(script);
+  if (bad) {
+    // the shell stops at the error: nothing past it runs, so only the failure is a fact
+    a.facts.syntaxError = bad;
+    return a.facts;
+  }
   const tree = parseShell(script);
   a.facts.seconds = a.walk(tree, { background: false, inLoop: false, depth: 0 });
   a.facts.leadingSleep = leadingSleep(tree);

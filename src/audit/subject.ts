@@ -2,11 +2,13 @@
 // rendered), the Istio settings behind it, and a way to cite evidence for any part of it.
 
 import type { IstioConfig } from './context.js';
+import { InputError } from './input.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
 import { InjectorUnavailable } from './render.js';
+import { podRelease, templateFeatures, type Release, type TemplateFeatures } from './release.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
-import { asArray, get, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
+import { asArray, get, getIn, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
 const LEGACY_INITS = new Set(['istio-init', 'istio-validation', 'enable-core-dump']);
 
@@ -15,7 +17,7 @@ export type Injection =
   | 'injected'
   /** Rendered by the injector (InjectFn). */
   | 'rendered'
-  /** The injector could not run; the built-in model of its lifecycle decisions stood in. */
+  /** No injector template at hand (or `--model`): the built-in model of its lifecycle decisions. */
   | 'modelled'
   /** No proxy: opted out, or the injector left it alone. */
   | 'none';
@@ -37,7 +39,6 @@ export interface Subject {
   workload: Workload;
   spec: JsonObject;
   injection: Injection;
-  injectionNote?: string;
   settings: Settings;
   kubeVersion?: KubeVersion;
   initContainers: ContainerView[];
@@ -46,6 +47,10 @@ export interface Subject {
   /** `args: [proxy, router]`: a gateway, not a sidecar. */
   gateway: boolean;
   grace: { seconds: number; explicit: boolean; evidence: Evidence };
+  /** The Istio release the pod is injected by, when the input tells. */
+  release?: Release;
+  /** What the template that rendered this pod can do (rendered pods only). */
+  template?: TemplateFeatures;
   /** Evidence for rel inside a container (or the pod spec when c is undefined). */
   at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
 }
@@ -63,7 +68,6 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
   const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars, kubeVersion: o.kubeVersion });
   let spec = w.spec;
   let injection: Injection = 'none';
-  let injectionNote: string | undefined;
   if (isInjected(w)) injection = 'injected';
   else if (o.injectable) {
     const iw = {
@@ -85,17 +89,19 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ...(o.config.env ? { env: o.config.env } : {}),
     };
     let rendered: JsonObject | undefined;
-    let failed = false;
+    let unavailable = false;
     if (o.inject) {
       try {
         rendered = o.inject(iw, ctx);
         injection = rendered ? 'rendered' : 'none';
       } catch (e) {
-        failed = true;
-        if (!(e instanceof InjectorUnavailable)) injectionNote = `the injector failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); judged with the built-in model`;
+        if (!(e instanceof InjectorUnavailable)) throw injectorFailed(w, o.config, e);
+        unavailable = true;
       }
     }
-    if (!o.inject || failed) {
+    // no template at hand (or --model): the model of the injector's lifecycle decisions; a template
+    // that fails is an error of its own, never papered over by the model
+    if (!o.inject || unavailable) {
       rendered = modelInject(iw, ctx, settings);
       injection = 'modelled';
     }
@@ -158,7 +164,18 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
-  return { workload: w, spec, injection, injectionNote, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, at };
+  const configText = getIn(o.config.injector?.object, ['data', 'config']);
+  const release = podRelease(spec, settings.values, configText);
+  const template = injection === 'rendered' && typeof configText === 'string' ? templateFeatures(configText) : undefined;
+  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at };
+}
+
+/** The injector could not render this workload: a one-line error naming where, and the way out. */
+function injectorFailed(w: Workload, cfg: IstioConfig, e: unknown): InputError {
+  const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  const origin = cfg.injector?.origin ?? 'the injector';
+  const where = why.includes(origin) ? why : `${origin}: ${why}`;
+  return new InputError(`${where} (cannot render ${w.id}; --model judges raw workloads with the built-in model instead)`);
 }
 
 function podMetadata(w: Workload): JsonObject {

@@ -198,7 +198,6 @@ export function timeline(s: Subject): Timeline {
     return st;
   };
 
-  if (s.injectionNote) add('startup', 'pod', s.injectionNote, { level: 'caution', warn: true });
   const oldCluster = !!s.kubeVersion && !kubeAtLeast(s.kubeVersion, 1, 29);
   const proxy = s.proxy;
   const classicProxy = proxy && !proxy.native ? proxy : undefined;

@@ -129,6 +129,38 @@ describe('sidecar-render audit', () => {
     expect(svg.stdout).not.toMatch(/<script|href=/);
   });
 
+  it('an injector that cannot render a workload is an error (exit 2), not a silent fall-back; --model asks for the model', async () => {
+    const cm = (body: string) =>
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio-sidecar-injector, namespace: istio-system}\ndata:\n  config: |-\n    policy: enabled\n    template: |\n' +
+      body.split('\n').map((l) => `      ${l}`).join('\n') +
+      '\n  values: \'{"global": {"hub": "docker.io/istio", "tag": "1.20.3", "proxy": {}}}\'\n';
+    const job = '---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: batch}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: app, image: app}\n';
+    const good = 'containers:\n- name: istio-proxy\n  image: "{{ .Values.global.hub }}/proxyv2:{{ .Values.global.tag }}"\n  args: [proxy, sidecar]';
+    const missingFn = join(dir, 'missing-func.yaml');
+    writeFileSync(missingFn, cm(good.replace('{{ .Values.global.tag }}', '{{ noSuchFunction .Values.global.tag }}')) + job);
+    const failing = join(dir, 'failing-template.yaml');
+    writeFileSync(failing, cm(good.replace('{{ .Values.global.tag }}', '{{ index .Values.global.proxy "a" "b" }}')) + job);
+    for (const f of [missingFn, failing]) {
+      const r = await run('-f', f, '-o', 'json');
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain('Job/batch/j');
+      expect(r.stderr).toContain('--model');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      const m = await run('-f', f, '--model', '-o', 'json');
+      expect(m.code).toBe(1);
+      expect((JSON.parse(m.stdout) as { rule: string }[]).map((x) => x.rule)).toContain('job-never-completes');
+    }
+    // the same ConfigMap with a template that works renders the Job with the release in its tag
+    const ok = join(dir, 'working-template.yaml');
+    writeFileSync(ok, cm(good) + job);
+    const r = await run('-f', ok, '-o', 'json');
+    expect(r.code, r.stderr).toBe(1);
+    const rows = JSON.parse(r.stdout) as { rule: string; fix: string }[];
+    expect(rows.find((x) => x.rule === 'job-never-completes')?.fix).toContain('Istio 1.20.3');
+  });
+
   it('--list-rules lists every rule, and so does the README', async () => {
     const r = await run('--list-rules');
     const listed = r.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '));

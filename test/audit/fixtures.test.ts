@@ -2,7 +2,9 @@
 // scenario fires its rule, and its fix is silent altogether. Fixtures are data: add a file, not code.
 //
 // Header comments: `# flags: --kube-version 1.28 --native-sidecars --model`, and in seeds/
-// `# expect: rule-a, rule-b` or `# expect: none`.
+// `# expect: rule-a, rule-b` or `# expect: none`. In user-manifests/ (shapes users posted when
+// asking for help) `# expect:` is the exact set of rules, and `# fix: TEXT`, `# not-in-fix: TEXT`,
+// `# message: TEXT`, `# not-in-message: TEXT` (each repeatable) check what the findings say.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,10 @@ const root = join(import.meta.dirname, 'fixtures');
 function header(text: string, key: string): string | undefined {
   const m = new RegExp(`^# ${key}: (.*)$`, 'm').exec(text);
   return m?.[1]?.trim();
+}
+
+function headers(text: string, key: string): string[] {
+  return [...text.matchAll(new RegExp(`^# ${key}: (.*)$`, 'gm'))].map((m) => m[1]!.trim());
 }
 
 function optionsFor(text: string): AuditOptions {
@@ -78,4 +84,25 @@ describe('seed scenarios', () => {
   it('every hazard has a fix', () => {
     for (const f of files.filter((x) => x.endsWith('-hazard.yaml'))) expect(files).toContain(f.replace('-hazard', '-fixed'));
   });
+});
+
+describe('user manifests', () => {
+  const files = readdirSync(join(root, 'user-manifests')).sort();
+  it('holds cases', () => expect(files.length).toBeGreaterThanOrEqual(10));
+  for (const file of files) {
+    it(file, () => {
+      const { text, findings } = run('user-manifests', file);
+      const shown = JSON.stringify(findings, null, 1);
+      const expected = header(text, 'expect');
+      expect(expected, 'fixture needs an # expect: header').toBeDefined();
+      const want = expected === 'none' ? [] : expected!.split(/,\s*/).sort();
+      expect([...new Set(findings.map((f) => f.rule))].sort(), shown).toEqual(want);
+      const fixes = findings.map((f) => f.fix);
+      const messages = findings.map((f) => f.message);
+      for (const t of headers(text, 'fix')) expect(fixes.some((x) => x.includes(t)), `a fix says "${t}"\n${shown}`).toBe(true);
+      for (const t of headers(text, 'not-in-fix')) expect(fixes.filter((x) => x.includes(t)), `no fix says "${t}"`).toEqual([]);
+      for (const t of headers(text, 'message')) expect(messages.some((x) => x.includes(t)), `a message says "${t}"\n${shown}`).toBe(true);
+      for (const t of headers(text, 'not-in-message')) expect(messages.filter((x) => x.includes(t)), `no message says "${t}"`).toEqual([]);
+    });
+  }
 });

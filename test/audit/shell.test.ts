@@ -1,7 +1,7 @@
 // The shell reader, one row per script: what a hook or entrypoint does about the proxy.
 
 import { describe, expect, it } from 'vitest';
-import { analyzeArgv, analyzeScript, sleepSeconds } from '../../src/audit/shell.js';
+import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError } from '../../src/audit/shell.js';
 
 type Row = [script: string, expect: Partial<{ wait: string; never: boolean; seconds: number; udp: boolean; quits: boolean; polls: number; leading: number }>];
 
@@ -11,6 +11,14 @@ const rows: Row[] = [
   ["while [ $(ss -ltnp | grep -v envoy | wc -l) -gt 0 ]; do sleep 1; done", { never: true }],
   ["until [ $(netstat -plnt | grep -v envoy | wc -l) -eq 0 ]; do sleep 1; done", { never: true }],
   ["while [ $(netstat -plnt | grep :8080 | grep -v envoy | wc -l) -ne 0 ]; do sleep 1; done", { never: false }],
+  ['while [ $(ss -ltn | grep -v 15000 | wc -l) -gt 1 ]; do sleep 1; done', { never: true }],
+  ['while [ $(ss -Hltn | grep -v 15000 | wc -l) -gt 0 ]; do sleep 1; done', { never: true }],
+  ["while [ $(ss -Hltn | grep -v -E ':150(00|01|06|20|21|90)\\b' | wc -l) -gt 0 ]; do sleep 1; done", { never: false }],
+  ["while [ $(ss -ltn | grep -v -E ':150(00|01|06|20|21|90)\\b' | wc -l) -gt 1 ]; do sleep 1; done", { never: false }],
+  ["while [ $(ss -ltn | grep -v -E ':150(00|01|06|20|21|90)\\b' | wc -l) -gt 0 ]; do sleep 1; done", { never: true }],
+  ["while [ $(ss -Hltnp | grep -v -E 'envoy|pilot-agent' | wc -l) -ne 0 ]; do sleep 1; done", { never: false }],
+  ["until [ $(netstat -lnt | grep -v ':15000' | grep -c LISTEN) -eq 0 ]; do sleep 1; done", { never: true }],
+  ['while [ $(ss -ltn | grep :8080 | grep -v 15000 | wc -l) -gt 0 ]; do sleep 1; done', { never: false }],
   ['while true; do sleep 1; done', { never: true }],
   ['while :; do echo x; done', { never: true }],
   ['until false; do sleep 5; done', { never: true }],
@@ -38,6 +46,18 @@ const rows: Row[] = [
   ['until wget -q -O- http://127.0.0.1:15021/healthz/ready; do sleep 1; done &', { wait: 'background' }],
   ['curl -fsS -X POST localhost:15020/quitquitquit', { quits: true, wait: 'none' }],
   ['pilot-agent request POST quitquitquit', { quits: true }],
+  ['bash /scripts/run.sh "curl -X POST localhost:15020/quitquitquit"', { quits: false }],
+  ['echo curl -X POST localhost:15020/quitquitquit', { quits: false }],
+  ['exec python job.py; curl -X POST localhost:15020/quitquitquit', { quits: false }],
+  ['python job.py && exec true; curl -X POST localhost:15020/quitquitquit', { quits: true }],
+  ['python job.py; exec true; curl -X POST localhost:15020/quitquitquit', { quits: false }],
+  ['if false; then curl -X POST localhost:15020/quitquitquit; fi', { quits: false }],
+  ['true || curl -X POST localhost:15020/quitquitquit', { quits: false }],
+  ['python job.py || curl -X POST localhost:15020/quitquitquit', { quits: true }],
+  ["trap 'curl -fsS -X POST localhost:15020/quitquitquit' EXIT; ./job", { quits: true }],
+  ["trap 'curl -fsS -X POST localhost:15020/quitquitquit' TERM; ./job", { quits: false }],
+  ['python3 -c "import requests; requests.post(\'http://localhost:15020/quitquitquit\')"', { quits: true }],
+  ['./job; sh -c "curl -sf -XPOST http://127.0.0.1:15020/quitquitquit"', { quits: true }],
   ['sleep 10 && exec /app/server', { leading: 10 }],
   ['sleep 3', { leading: undefined }],
   ['echo start; sleep 5; exec app', { leading: undefined }],
@@ -59,6 +79,33 @@ describe('analyzeScript', () => {
       if ('leading' in e) expect(f.leadingSleep).toBe(e.leading);
     });
   }
+});
+
+describe('syntaxError', () => {
+  const bad: [string, string][] = [
+    ["echo 'draining; sleep 20", "an unclosed ' quote"],
+    ['echo "x; sleep 5', 'an unclosed " quote'],
+    ['x=$(curl -s localhost:15000/ready; sleep 1', 'an unclosed ( or $('],
+    ['while true; do sleep 1', 'a compound command without its `done`'],
+    ['if [ -f /tmp/x ]; then sleep 1', 'a compound command without its `fi`'],
+    ['echo `date', 'an unclosed ` command substitution'],
+  ];
+  for (const [script, why] of bad) it(`rejects: ${script}`, () => expect(syntaxError(script)).toBe(why));
+  const good = [
+    "echo 'draining'; sleep 20",
+    'echo "it\'s $(date +%s)"; sleep 1',
+    "case $x in a) sleep 1 ;; *) sleep 2 ;; esac",
+    'i=$((i+1)); [[ $a =~ (x|y) ]] && echo ok',
+    "echo ${x#*/} # it's a comment",
+    "cat <<EOF\nit's here\nEOF",
+    'while true; do sleep 1; done',
+  ];
+  for (const script of good) it(`accepts: ${script}`, () => expect(syntaxError(script)).toBeUndefined());
+  it('leaves nothing else to judge in a rejected script', () => {
+    const f = analyzeScript("while true; do sleep 1; done; echo 'x");
+    expect(f.syntaxError).toBe("an unclosed ' quote");
+    expect(f.neverEnds).toBeUndefined();
+  });
 });
 
 describe('analyzeArgv', () => {

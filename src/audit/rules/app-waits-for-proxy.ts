@@ -1,5 +1,7 @@
 import { entrypointFacts, fmtSeconds, hook, isIstioInit } from '../lifecycle.js';
 import type { Subject } from '../subject.js';
+import { fixFor, holdAvailable, holdDoesNotFit, holdRemedy, nativePossible, nativeRemedy } from '../remedies.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 /** Is the proxy ready before the application starts (native ordering or an enforced hold)? */
@@ -8,6 +10,23 @@ export function proxyReadyFirst(s: Subject): boolean {
   if (!p) return false;
   if (p.native) return !!p.spec['startupProbe'] || hook(p, 'postStart')?.readinessWait === 'blocking';
   return s.containers[0] === p && hook(p, 'postStart')?.readinessWait === 'blocking';
+}
+
+/**
+ * Let the platform order start-up instead, with what this pod's release and restart policy allow:
+ * not the hold for a pod that must not restart (hold-with-restart-never would flag it).
+ */
+function platformOrder(s: Subject, what: string): string {
+  const ways: string[] = [];
+  if (!holdDoesNotFit(s) && holdAvailable(s)) ways.push(holdRemedy(s));
+  if (nativePossible(s)) ways.push(nativeRemedy(s));
+  if (ways.length === 0) {
+    const why = holdDoesNotFit(s)
+      ? 'for a pod that runs to completion the hold does not fit (a timed-out hold fails the pod), and native sidecars need Istio 1.19+ on Kubernetes 1.29+'
+      : `${s.template ? 'the injector template in the input' : `Istio ${s.release?.text ?? ''}`} has neither the hold (Istio 1.7+) nor native sidecars (Istio 1.19+ on Kubernetes 1.29+)`;
+    return fixFor(s, `keep ${what} but bound it (a counter or \`timeout\`) until an upgrade: ${why}`);
+  }
+  return fixFor(s, `remove ${what} and let the platform order start-up: ${ways.join('; or ')}`);
 }
 
 export const appWaitsForProxy: Rule = {
@@ -45,11 +64,9 @@ export const appWaitsForProxy: Rule = {
             container: c.name,
             message: readyFirst
               ? `${c.name} polls ${url} before starting, which is redundant: the proxy is already ready when ${c.name} starts.`
-              : `${c.name} polls ${url} in its command to wait for the proxy: an application-level workaround for start order that each image must carry.`,
+              : `${c.name} polls ${url} in its command to wait for the proxy: an application-level workaround for start order that each image must carry.${assumptions(s)}`,
             evidence: at,
-            fix: readyFirst
-              ? 'Remove the wait loop from command/args and start the application directly.'
-              : 'Remove the wait loop and let the platform order start-up: `proxy.istio.io/config: {holdApplicationUntilProxyStarts: true}` (or native sidecars on Kubernetes 1.29+).',
+            fix: readyFirst ? 'Remove the wait loop from command/args and start the application directly.' : platformOrder(s, 'the wait loop'),
           });
         }
         continue;
@@ -57,11 +74,9 @@ export const appWaitsForProxy: Rule = {
       if (f.leadingSleep !== undefined && s.proxy && !c.native && c.field === 'containers') {
         report({
           container: c.name,
-          message: `${c.name} sleeps ${fmtSeconds(f.leadingSleep)} before starting, guessing how long the proxy takes: ${readyFirst ? 'redundant, the proxy is already ready' : 'too short on a slow start, wasted time otherwise'}.`,
+          message: `${c.name} sleeps ${fmtSeconds(f.leadingSleep)} before starting, guessing how long the proxy takes: ${readyFirst ? 'redundant, the proxy is already ready' : 'too short on a slow start, wasted time otherwise'}.${readyFirst ? '' : assumptions(s)}`,
           evidence: at,
-          fix: readyFirst
-            ? 'Remove the sleep from command/args.'
-            : 'Remove the sleep and set holdApplicationUntilProxyStarts: true (proxy.istio.io/config) or use native sidecars.',
+          fix: readyFirst ? 'Remove the sleep from command/args.' : platformOrder(s, 'the sleep'),
         });
       }
     }

@@ -1,4 +1,4 @@
-import { fmtSeconds, hook, proxyDrain } from '../lifecycle.js';
+import { envIndex, fmtSeconds, hook, proxyDrain } from '../lifecycle.js';
 import type { Rule } from './rule.js';
 
 export const drainExceedsGrace: Rule = {
@@ -31,13 +31,18 @@ export const drainExceedsGrace: Rule = {
     const proxy = s.proxy;
     if (!proxy) return;
     const drain = proxyDrain(s);
-    const drainAt = s.settings.proxyConfigEvidence(drain.exitOnZero ? 'proxyMetadata' : 'terminationDrainDuration') ?? s.at(proxy, []);
+    const drainAt =
+      'env' in drain.source
+        ? envIndex(proxy, drain.source.env) >= 0
+          ? s.at(proxy, ['env', envIndex(proxy, drain.source.env)])
+          : (s.settings.proxyConfigEvidence('proxyMetadata') ?? s.at(proxy, []))
+        : (s.settings.proxyConfigEvidence(drain.source.proxyConfig) ?? s.at(proxy, []));
     if (drain.seconds > grace) {
       report({
         container: proxy.name,
         message: `The proxy drains for ${fmtSeconds(drain.seconds)} (${drain.what}) after SIGTERM, longer than ${graceText}: Envoy is killed mid-drain.`,
         evidence: drainAt,
-        fix: `Set terminationGracePeriodSeconds above ${fmtSeconds(drain.seconds)} (e.g. ${Math.ceil(drain.seconds) + 10}) or shorten ${drain.exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration'}.`,
+        fix: `Set terminationGracePeriodSeconds above ${fmtSeconds(drain.seconds)} (e.g. ${Math.ceil(drain.seconds) + 10}) or shorten ${drain.exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'env' in drain.source ? drain.source.env : 'terminationDrainDuration'}.`,
       });
       return;
     }

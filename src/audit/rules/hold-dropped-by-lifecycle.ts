@@ -1,4 +1,6 @@
 import { hook, proxyLifecycleIsCustom } from '../lifecycle.js';
+import { fixFor, holdAvailable, holdDoesNotFit, insteadOfHold, waitRemedy } from '../remedies.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 // Since 1.7 the template reads `if .Values.global.proxy.lifecycle` before `else if $holdProxy`:
@@ -27,7 +29,8 @@ export const holdDroppedByLifecycle: Rule = {
       }
       return;
     }
-    if (!s.settings.hold.requested) return;
+    // a template without any hold has none to drop: hold-not-enforced says so
+    if (!s.settings.hold.requested || !holdAvailable(s)) return;
     const post = hook(proxy, 'postStart');
     if (post?.readinessWait === 'blocking') return;
     const src = s.settings.hold.sources.find((x) => x.value);
@@ -36,9 +39,12 @@ export const holdDroppedByLifecycle: Rule = {
       : 'it has no postStart, so the template\'s `pilot-agent wait` is gone';
     report({
       container: proxy.name,
-      message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.`,
+      message: `holdApplicationUntilProxyStarts is requested${src ? ` (${src.what})` : ''}, but the custom proxy lifecycle replaces the template's hold and ${why}: the application starts without waiting for the proxy.${assumptions(s)}`,
       evidence: lifecycleAt,
-      fix: 'Add `postStart: {exec: {command: [pilot-agent, wait]}}` next to the preStop in the custom lifecycle (global.proxy.lifecycle).',
+      // restoring the wait would make hold-with-restart-never right: a pod that runs to completion needs another way
+      fix: holdDoesNotFit(s)
+        ? insteadOfHold(s, 'restoring the wait')
+        : fixFor(s, `add ${waitRemedy(s)} next to the preStop in the custom lifecycle (global.proxy.lifecycle)`),
     });
   },
 };

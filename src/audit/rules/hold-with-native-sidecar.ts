@@ -1,4 +1,6 @@
 import { kubeAtLeast } from '../types.js';
+import { releaseAtLeast } from '../release.js';
+import { fixFor } from '../remedies.js';
 import type { Rule } from './rule.js';
 
 export const holdWithNativeSidecar: Rule = {
@@ -17,7 +19,7 @@ export const holdWithNativeSidecar: Rule = {
         container: c?.name ?? null,
         message: `Native sidecars need Kubernetes 1.29 or later; on ${s.kubeVersion.join('.')} restartPolicy: Always on an init container is not honoured by default, so ${c?.name ?? 'the proxy'} runs as a plain init container that never exits and the pod never starts.`,
         evidence: c ? s.at(c, ['restartPolicy']) : (s.settings.native.evidence ?? s.at(undefined, ['initContainers'])),
-        fix: 'Upgrade the cluster to 1.29+, or turn native sidecars off for it (ENABLE_NATIVE_SIDECARS=false, or annotation sidecar.istio.io/nativeSidecar: "false").',
+        fix: fixFor(s, `upgrade the cluster to Kubernetes 1.29+, or turn native sidecars off for it (values pilot.env.ENABLE_NATIVE_SIDECARS: "false"${releaseAtLeast(s.release, 1, 24) ? `, or per pod the annotation sidecar.istio.io/nativeSidecar: "false"${s.release ? '' : ' (Istio 1.24+)'}` : ''})`),
       });
     }
     const proxy = s.proxy;

@@ -13,6 +13,8 @@ import { holdWithRestartNever } from './hold-with-restart-never.js';
 import { unknownField } from './unknown-field.js';
 import { restartPolicyOnContainer } from './restart-policy-on-container.js';
 import { istioInitRestartAlways } from './istio-init-restart-always.js';
+import { hookFailsAtOnce } from './hook-fails-at-once.js';
+import { hookOptionIgnored } from './hook-option-ignored.js';
 
 export type { Rule, RawFinding } from './rule.js';
 
@@ -29,4 +31,6 @@ export const RULES: readonly Rule[] = [
   unknownField,
   restartPolicyOnContainer,
   istioInitRestartAlways,
+  hookFailsAtOnce,
+  hookOptionIgnored,
 ];

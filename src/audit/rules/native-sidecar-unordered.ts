@@ -1,5 +1,7 @@
 import { hook, isIstioInit } from '../lifecycle.js';
+import { fixFor, startupProbeRemedy } from '../remedies.js';
 import { get, isObject } from '../types.js';
+import { assumptions } from '../assumptions.js';
 import type { Rule } from './rule.js';
 
 // The kubelet starts the next init container once a native sidecar has started and, when it has
@@ -20,10 +22,10 @@ export const nativeSidecarUnordered: Rule = {
       const later = [...s.initContainers.slice(c.index + 1), ...s.containers].map((x) => x.name);
       report({
         container: c.name,
-        message: `Native sidecar ${c.name} has no startupProbe${post ? ` and its postStart (\`${post.text}\`) does not block` : ' or blocking postStart'}: the kubelet starts ${later.slice(0, 3).join(', ') || 'the next containers'} as soon as it has started, before it is ready.`,
+        message: `Native sidecar ${c.name} has no startupProbe${post ? ` and its postStart (\`${post.text}\`) does not block` : ' or blocking postStart'}: the kubelet starts ${later.slice(0, 3).join(', ') || 'the next containers'} as soon as it has started, before it is ready.${c.isProxy ? assumptions(s) : ''}`,
         evidence: s.at(c, []),
         fix: c.isProxy
-          ? 'Add a startupProbe (httpGet /healthz/ready port 15021, periodSeconds 1, failureThreshold 600), e.g. values global.proxy.startupProbe.enabled: true.'
+          ? fixFor(s, startupProbeRemedy(s))
           : `Add a startupProbe to ${c.name} that succeeds once it is ready to serve.`,
       });
     }

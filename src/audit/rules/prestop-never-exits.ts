@@ -16,22 +16,16 @@ export const prestopNeverExits: Rule = {
       if (pre.shell.neverEnds) {
         const why = loop?.reason ?? `\`${pre.shell.neverEnds}\` never returns`;
         const listener = /pilot-agent also listens/.test(why);
+        const ownCount = /the proxy's own listeners keep/.test(why);
         report({
           container: c.name,
           message: `The preStop of ${c.name} never exits: ${why}; the pod always waits its full terminationGracePeriodSeconds (${fmtSeconds(s.grace.seconds)}) and is then killed.`,
           evidence: at,
           fix: listener
             ? "Exclude pilot-agent as well: `while [ $(netstat -plnt | grep tcp | egrep -v 'envoy|pilot-agent' | wc -l) -ne 0 ]; do sleep 1; done`."
-            : 'Give the loop an end: a condition that can become false, or a counter (`i=0; while [ $i -lt 30 ]; do ...; i=$((i+1)); done`) or `timeout 25 ...` below the grace period.',
-        });
-      }
-      if (pre.shell.netstatUdpGrepTcp) {
-        report({
-          severity: 'info',
-          container: c.name,
-          message: `The preStop of ${c.name} runs \`netstat -u\` (UDP sockets) and then keeps only \`grep tcp\` lines, so the -u option does nothing.`,
-          evidence: at,
-          fix: 'Drop -u: `netstat -plnt`.',
+            : ownCount
+              ? "Leave out every listener of the proxy and the header lines, e.g. `while [ $(ss -Hltnp | grep -v -E 'envoy|pilot-agent' | wc -l) -ne 0 ]; do sleep 1; done`, and bound the loop below the grace period."
+              : 'Give the loop an end: a condition that can become false, or a counter (`i=0; while [ $i -lt 30 ]; do ...; i=$((i+1)); done`) or `timeout 25 ...` below the grace period.',
         });
       }
     }
