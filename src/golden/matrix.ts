@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
+import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
 
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
@@ -111,12 +112,21 @@ function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
 /** Parse and validate a matrix file's text; errors name the file, line and column. */
 export function parseMatrix(text: string, file: string): GoldenMatrix {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const where = (offset: number | undefined): string => {
     if (offset === undefined) return file;
     const p = lineCounter.linePos(offset);
     return `${file}:${p.line}:${p.col}`;
   };
+  try {
+    checkYamlDepth(text);
+  } catch (e) {
+    if (e instanceof YamlTooDeep) {
+      const p = e.position(text);
+      throw new MatrixError(`${file}:${p.line}:${p.col}: ${e.message}`);
+    }
+    throw e;
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     throw new MatrixError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`);

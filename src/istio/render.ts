@@ -12,7 +12,7 @@
 //                                          validated (validate.ts): warnings in messages, errors fail
 
 import { readFileSync } from 'node:fs';
-import { yamlLib } from '../yaml/yamllib.js';
+import { checkYamlDepth, yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
 import { LimitError, type ExecOptions } from '../template/index.js';
@@ -655,6 +655,7 @@ export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonO
 export function parseTemplateOutput(text: string, name: string): JsonObject {
   let v: unknown;
   try {
+    checkYamlDepth(text);
     v = yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
   } catch (e) {
     // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
