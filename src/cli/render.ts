@@ -13,6 +13,8 @@ import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../is
 import { parseIstioVersion } from '../istio/version.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
+import { InputError } from '../yaml/load.js';
 
 interface RenderFlags extends LimitFlags {
   injectorConfigmap?: string;
@@ -47,9 +49,12 @@ function parseEnv(list: string[]): Record<string, string> {
 }
 
 async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return readTextLimited(0);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, '<stdin>');
+    throw new InputError(`cannot read stdin: ${(e as Error).message}`);
+  }
 }
 
 /** The request the flags describe (exported for tests and the golden command). */

@@ -16,7 +16,7 @@
 // Every case is the cross product's entries merged left to right over `defaults`: list fields
 // (valuesFiles, set, setString) concatenate, maps (env) merge, other fields are replaced.
 
-import { readFileSync } from 'node:fs';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
@@ -239,8 +239,9 @@ export function isInside(dir: string, file: string): boolean {
 export function loadMatrix(file: string): GoldenMatrix {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextLimited(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) throw new MatrixError(`${file}: ${e.message}`);
     const code = (e as NodeJS.ErrnoException).code;
     throw new MatrixError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
   }

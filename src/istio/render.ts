@@ -11,7 +11,7 @@
 //                                          values, mesh config and each pod's proxy.istio.io/config are
 //                                          validated (validate.ts): warnings in messages, errors fail
 
-import { readFileSync } from 'node:fs';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
 import { checkYamlDepth, yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
@@ -707,8 +707,9 @@ const READ_ERRORS: Record<string, string> = {
 /** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
 export function readInputText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextLimited(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLine(e)}`, file);
   }
