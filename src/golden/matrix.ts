@@ -178,6 +178,15 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     cases.push({ ...resolved, name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
   };
 
+  // Counted before anything is built: a few axes of a few hundred entries multiply to millions of cases.
+  let total = (m.cases ?? []).length;
+  (m.matrix ?? []).forEach((entry, mi) => {
+    total += Object.values(entry.axes).reduce((n, axis) => n * axis.length, 1);
+    if (total > MAX_CASES) {
+      const count = (m.cases ?? []).length + (m.matrix ?? []).reduce((sum, e) => sum + Object.values(e.axes).reduce((n, axis) => n * axis.length, 1), 0);
+      throw new MatrixError(`${where(rangeStart(doc.getIn(['matrix', mi], true)))}: the matrix makes ${fmtCount(count)} cases, more than the limit of ${MAX_CASES}; split it into several files`);
+    }
+  });
   (m.cases ?? []).forEach((c, i) => add(c.name, mergeSpecs(defaults, c), ['cases', i]));
   (m.matrix ?? []).forEach((entry, mi) => {
     const axisNames = Object.keys(entry.axes);
@@ -202,6 +211,13 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     }
   }
   return { file, baseDir, goldenDir, cases };
+}
+
+/** Most cases one matrix file may make. */
+export const MAX_CASES = 100_000;
+
+function fmtCount(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : n.toExponential(3);
 }
 
 function inputsOf(c: CaseSpec): string[] {
