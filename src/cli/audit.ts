@@ -23,6 +23,7 @@ import { IGNORE_ANNOTATION } from '../audit/index.js';
 import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
 
 interface AuditFlags extends InputFlags {
   output: 'text' | 'json' | 'sarif';
@@ -40,15 +41,17 @@ function readInput(file: string): InputText {
   let text: string;
   if (file === '-') {
     try {
-      text = fs.readFileSync(0, 'utf8');
+      text = readTextLimited(0);
     } catch (e) {
+      if (e instanceof InputTooLarge) throw new InputError(`<stdin>: ${e.message}`);
       throw new InputError(`cannot read stdin: ${(e as Error).message}`);
     }
     file = '<stdin>';
   } else {
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readTextLimited(file);
     } catch (e) {
+      if (e instanceof InputTooLarge) throw new InputError(`${file}: ${e.message}`);
       const code = (e as NodeJS.ErrnoException).code;
       throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
     }

@@ -20,6 +20,8 @@ import { Option, type Command } from 'commander';
 import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
+import { InputError } from '../yaml/load.js';
 
 /** The flags as commander leaves them. */
 export interface InputFlags {
@@ -200,7 +202,10 @@ export function givenInputs(inputs: InjectorInputs): Partial<RenderRequest> {
 
 /** Stdin's whole text. */
 export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return readTextLimited(0);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, '<stdin>');
+    throw new InputError(`cannot read stdin: ${(e as Error).message}`);
+  }
 }

@@ -2,7 +2,6 @@
 // Go template, as text/template would. `--batch` speaks the JSON Lines protocol of tools/gorender.
 
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { runCase, type BatchCase } from '../batch.js';
 import { loadYamlDocuments } from '../yaml/load.js';
@@ -13,6 +12,7 @@ import { limitHint, readInputText } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 import { readStdin } from './inputs.js';
+import { InputTooLarge, linesLimited } from '../util/fs.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -68,8 +68,8 @@ function readData(file: string, stdin: string): GoValue {
 }
 
 async function batch(): Promise<void> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
+  const lines = linesLimited(process.stdin as AsyncIterable<Buffer>);
+  for await (const line of withStdinName(lines)) {
     if (line.trim() === '') continue;
     let out: object;
     try {
@@ -78,5 +78,14 @@ async function batch(): Promise<void> {
       out = { name: '', output: '', error: `bad case: ${(e as Error).message}`, phase: null };
     }
     process.stdout.write(JSON.stringify(out) + '\n');
+  }
+}
+
+async function* withStdinName(lines: AsyncGenerator<string>): AsyncGenerator<string> {
+  try {
+    yield* lines;
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new Error(`<stdin>: a line ${e.message.replace(/^input /, '')}`);
+    throw e;
   }
 }

@@ -114,7 +114,7 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
 
   const helm: FuncMap = {
     toYaml: def('toYaml', `func(${I}) string`, (v: GoValue) => {
-      checkExpandedSize(v);
+      checkExpandedSize(v, true);
       return helmToYaml(v ?? null);
     }),
     fromYaml: def('fromYaml', 'func(string) map[string]interface {}', (s: string) => withType(helmFromYaml(s), MAP_STRING_IFACE)),

@@ -16,10 +16,11 @@
 // Every case is the cross product's entries merged left to right over `defaults`: list fields
 // (valuesFiles, set, setString) concatenate, maps (env) merge, other fields are replaced.
 
-import { readFileSync } from 'node:fs';
+import { InputTooLarge, readTextLimited } from '../util/fs.js';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
+import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
 
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
@@ -116,12 +117,21 @@ function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
 /** Parse and validate a matrix file's text; errors name the file, line and column. */
 export function parseMatrix(text: string, file: string): GoldenMatrix {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const where = (offset: number | undefined): string => {
     if (offset === undefined) return file;
     const p = lineCounter.linePos(offset);
     return `${file}:${p.line}:${p.col}`;
   };
+  try {
+    checkYamlDepth(text);
+  } catch (e) {
+    if (e instanceof YamlTooDeep) {
+      const p = e.position(text);
+      throw new MatrixError(`${file}:${p.line}:${p.col}: ${e.message}`);
+    }
+    throw e;
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     throw new MatrixError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`);
@@ -173,6 +183,15 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     cases.push({ ...resolved, name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
   };
 
+  // Counted before anything is built: a few axes of a few hundred entries multiply to millions of cases.
+  let total = (m.cases ?? []).length;
+  (m.matrix ?? []).forEach((entry, mi) => {
+    total += Object.values(entry.axes).reduce((n, axis) => n * axis.length, 1);
+    if (total > MAX_CASES) {
+      const count = (m.cases ?? []).length + (m.matrix ?? []).reduce((sum, e) => sum + Object.values(e.axes).reduce((n, axis) => n * axis.length, 1), 0);
+      throw new MatrixError(`${where(rangeStart(doc.getIn(['matrix', mi], true)))}: the matrix makes ${fmtCount(count)} cases, more than the limit of ${MAX_CASES}; split it into several files`);
+    }
+  });
   (m.cases ?? []).forEach((c, i) => add(c.name, mergeSpecs(defaults, c), ['cases', i]));
   (m.matrix ?? []).forEach((entry, mi) => {
     const axisNames = Object.keys(entry.axes);
@@ -197,6 +216,13 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     }
   }
   return { file, baseDir, goldenDir, cases };
+}
+
+/** Most cases one matrix file may make. */
+export const MAX_CASES = 100_000;
+
+function fmtCount(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : n.toExponential(3);
 }
 
 function inputsOf(c: CaseSpec): string[] {
@@ -234,8 +260,9 @@ export function isInside(dir: string, file: string): boolean {
 export function loadMatrix(file: string): GoldenMatrix {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextLimited(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) throw new MatrixError(`${file}: ${e.message}`);
     const code = (e as NodeJS.ErrnoException).code;
     throw new MatrixError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
   }

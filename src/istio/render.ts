@@ -13,8 +13,8 @@
 
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles } from '../util/fs.js';
-import { yamlLib } from '../yaml/yamllib.js';
+import { InputTooLarge, listFiles, readTextLimited } from '../util/fs.js';
+import { checkYamlDepth, yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
 import { ExecError, TemplateError } from '../template/errors.js';
 import { LimitError, type ExecOptions } from '../template/index.js';
@@ -792,6 +792,7 @@ function applyClusterInfo(pod: JsonObject, values: JsonObject, podLabels: JsonOb
 export function parseTemplateOutput(text: string, name: string): JsonObject {
   let v: unknown;
   try {
+    checkYamlDepth(text);
     v = yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
   } catch (e) {
     // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
@@ -855,8 +856,9 @@ const READ_ERRORS: Record<string, string> = {
 /** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
 export function readInputText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextLimited(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLine(e)}`, file);
   }

@@ -69,7 +69,10 @@ import {
   DEFAULT_MAX_LIST_LENGTH,
   DEFAULT_MAX_VALUE_BYTES,
   LimitExceeded,
+  RESULT_CHECK_UNITS,
+  checkResult,
   enterLimits,
+  isLengthRangeError,
   leaveLimits,
   type SizeLimits,
 } from './limits.js';
@@ -619,7 +622,16 @@ function evalCall(
   } catch (e) {
     callFailed(s, e, node, name);
   }
+  if (typeof v === 'string' && v.length > RESULT_CHECK_UNITS) resultChecked(s, v, node, name);
   return asDeclared(fn.resultType, v);
+}
+
+function resultChecked(s: State, v: string, node: Node, name: string): void {
+  try {
+    checkResult(v);
+  } catch (e) {
+    callFailed(s, e, node, name);
+  }
 }
 
 /** A function threw: Go's "error calling NAME: ..." (a limit stays a limit error). */
@@ -628,6 +640,10 @@ function callFailed(s: State, e: unknown, node: Node, name: string): never {
   if (e instanceof LimitExceeded) {
     s.node = node;
     limitError(s, `error calling ${name}: ${e.message}`);
+  }
+  if (isLengthRangeError(e)) {
+    s.node = node;
+    limitError(s, `error calling ${name}: result exceeds the limit of ${s.sizes.maxValueBytes} bytes per value`);
   }
   const msg = errorText(e);
   s.node = node;
@@ -772,6 +788,7 @@ function planned(s: State, dot: GoValue, di: boolean, p: CallPlan, node: Node, n
   } catch (e) {
     callFailed(s, e, node, name);
   }
+  if (typeof v === 'string' && v.length > RESULT_CHECK_UNITS) resultChecked(s, v, node, name);
   s.iface = p.ifaceResult;
   return p.rawResult ? v : asDeclared(p.fn.resultType, v);
 }

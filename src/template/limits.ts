@@ -21,6 +21,8 @@ export interface SizeLimits {
   maxBuiltBytes: number;
   /** Bytes built so far by functions in this execution (nested executions share it). */
   built: number;
+  /** Bytes a function has already counted (checkStringSize) for the result checkResult will see next. */
+  prepaid?: number;
   deadline: number;
 }
 
@@ -60,6 +62,34 @@ export function checkStringSize(bytes: number): void {
   const l = current;
   if (bytes > l.maxValueBytes) throw new LimitExceeded(`result of ${fmtSize(bytes)} bytes exceeds the limit of ${l.maxValueBytes} bytes per value`);
   charge(bytes);
+  l.prepaid = (l.prepaid ?? 0) + bytes;
+}
+
+/** Strings shorter than this (in UTF-16 units) pass checkResult unseen: they cannot matter. */
+export const RESULT_CHECK_UNITS = 4096;
+
+/**
+ * Every string a function returns, checked by the engine at the call (the one count for all functions,
+ * include and tpl too): its UTF-8 size against maxValueBytes, and its bytes toward maxBuiltBytes (less
+ * what the function counted itself before building). A value that doubles per step stops at the first
+ * step past the limit, long before memory or V8's string length runs out.
+ */
+export function checkResult(v: string): void {
+  const l = current;
+  const units = v.length;
+  // a UTF-16 unit is at most 3 UTF-8 bytes (a surrogate pair is 4 for 2 units)
+  if (units * 3 > l.maxValueBytes) {
+    const bytes = Buffer.byteLength(v, 'utf8');
+    if (bytes > l.maxValueBytes) throw new LimitExceeded(`result of ${bytes} bytes exceeds the limit of ${l.maxValueBytes} bytes per value`);
+  }
+  const fresh = units - (l.prepaid ?? 0);
+  l.prepaid = 0;
+  if (fresh > 0) charge(fresh);
+}
+
+/** JavaScript's own string or array length reached inside a function: the value limit, said plainly. */
+export function isLengthRangeError(e: unknown): boolean {
+  return e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed|Cannot create a string longer/.test(e.message);
 }
 
 /**
@@ -81,12 +111,13 @@ export function checkDeadline(): void {
  * A function is about to serialize or copy v in full. A value that shares its parts (list $x $x,
  * doubled) expands exponentially; count the expanded elements (each prints at least one byte),
  * once per distinct object, and refuse beyond maxValueBytes. Cycles are left to the caller.
+ * `strings`: the value is about to be written out, so each string counts its length too.
  */
-export function checkExpandedSize(v: unknown): void {
+export function checkExpandedSize(v: unknown, strings = false): void {
   const limit = current.maxValueBytes;
   const memo = new Map<object, number>();
   const size = (x: unknown): number => {
-    if (x === null || typeof x !== 'object') return 1;
+    if (x === null || typeof x !== 'object') return strings && typeof x === 'string' ? x.length + 1 : 1;
     const m = memo.get(x);
     if (m !== undefined) return m;
     memo.set(x, 0); // a cycle counts nothing more

@@ -7,7 +7,7 @@
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
 
 import type { Document, Node as YamlNode } from 'yaml';
-import { isAlias, isScalar, isSeq, isYamlMap, yamlLib } from './yamllib.js';
+import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';
@@ -509,9 +509,9 @@ export function yamlV2Decode(text: string): V2Value {
   if (V2_CONTROL.test(text)) throw new GoYamlError('yaml: control characters are not allowed');
   let docs: Document.Parsed[];
   try {
-    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
-    docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
+    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
   } catch (e) {
+    if (e instanceof YamlTooDeep) throw new GoYamlError('yaml: ' + e.message);
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);
   }
   const doc = docs[0];

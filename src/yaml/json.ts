@@ -25,7 +25,7 @@ import {
   MAP_STRING_IFACE,
 } from '../template/value.js';
 import { formatFloat } from './strconv.js';
-import { checkExpandedSize, currentLimits } from '../template/limits.js';
+import { LimitExceeded, checkExpandedSize, currentLimits } from '../template/limits.js';
 import { goBytes } from '../template/strconv.js';
 
 /** The bytes of a Go string (a byte that is not valid UTF-8 stays that byte, as the scanner must see it). */
@@ -63,7 +63,25 @@ const JSON_ESCAPED = /["\\\x00-\x1f\u2028\u2029\ud800-\udfff]/;
 /** encodeState.string: Go's JSON string quoting. Lone surrogates stand for invalid UTF-8 and become U+FFFD. */
 export function jsonQuote(s: string, escapeHTML = true): string {
   if (!(escapeHTML ? JSON_ESCAPED_HTML : JSON_ESCAPED).test(s)) return '"' + s + '"';
-  let out = '"';
+  if (s.length > QUOTE_CHUNK) {
+    // piece by piece: appending escape by escape to one string builds a rope of one node per escaped
+    // character, gigabytes for a long string of backslashes
+    const parts: string[] = [];
+    for (let i = 0; i < s.length; ) {
+      let j = Math.min(i + QUOTE_CHUNK, s.length);
+      const c = s.charCodeAt(j - 1);
+      const d = s.charCodeAt(j);
+      if (c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) j++; // keep a surrogate pair together
+      parts.push(quoteEach(s.slice(i, j), escapeHTML));
+      i = j;
+    }
+    return '"' + parts.join('') + '"';
+  }
+  return '"' + quoteEach(s, escapeHTML) + '"';
+}
+
+function quoteEach(s: string, escapeHTML: boolean): string {
+  let out = '';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -91,7 +109,27 @@ export function jsonQuote(s: string, escapeHTML = true): string {
       start = i + 1;
     }
   }
-  return out + s.slice(start) + '"';
+  return out + s.slice(start);
+}
+
+const QUOTE_CHUNK = 8192;
+
+/** The length of jsonQuote(s, escapeHTML), without building it. */
+export function jsonQuotedLength(s: string, escapeHTML = true): number {
+  let n = s.length + 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20) n += c === 0x0a || c === 0x0d || c === 0x09 ? 1 : 5;
+    else if (c === 0x22 || c === 0x5c) n += 1;
+    else if (escapeHTML && (c === 0x3c || c === 0x3e || c === 0x26)) n += 5;
+    else if (c === 0x2028 || c === 0x2029) n += 5;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else n += 5;
+    }
+  }
+  return n;
 }
 
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
@@ -255,6 +293,7 @@ class Encoder {
         this.buf += v ? 'true' : 'false';
         return;
       case 'string':
+        if (this.maxLength !== Infinity && v.length > 4096 && this.buf.length + jsonQuotedLength(v, this.escapeHTML) > this.maxLength) throw TOO_LONG;
         this.buf += jsonQuote(v, this.escapeHTML);
         return;
       case 'number':
@@ -441,15 +480,15 @@ function encoderFor(opts: JsonMarshalOptions, track: boolean, maxLength?: number
 }
 
 /** json.Marshal / json.MarshalIndent / Encoder with SetEscapeHTML(false) (without the trailing newline). */
-export function goJsonMarshal(v: GoValue, opts: JsonMarshalOptions = {}): string {
+export function goJsonMarshal(v: GoValue, opts: JsonMarshalOptions = {}, maxLength?: number): string {
   try {
-    const e = encoderFor(opts, false);
+    const e = encoderFor(opts, false, maxLength);
     e.encode(v, 0);
     return e.buf;
   } catch (e) {
     if (e !== TRACK_CYCLES) throw e;
   }
-  const e = encoderFor(opts, true);
+  const e = encoderFor(opts, true, maxLength);
   e.encode(v, 0);
   return e.buf;
 }
@@ -461,8 +500,15 @@ const SHORT_TEXT = 1 << 16;
 export function goJsonMarshalChecked(v: GoValue, opts: JsonMarshalOptions = {}): string {
   const short = goJsonMarshalShort(v ?? null, opts, Math.min(SHORT_TEXT, currentLimits().maxValueBytes));
   if (short !== undefined) return short;
-  checkExpandedSize(v);
-  return goJsonMarshal(v ?? null, opts);
+  checkExpandedSize(v, true);
+  // the text stops growing at the value limit (UTF-16 units never outnumber UTF-8 bytes)
+  const max = currentLimits().maxValueBytes;
+  try {
+    return goJsonMarshal(v ?? null, opts, max);
+  } catch (e) {
+    if (e === TOO_LONG) throw new LimitExceeded(`result of more than ${max} bytes exceeds the limit of ${max} bytes per value`);
+    throw e;
+  }
 }
 
 /**

@@ -17,7 +17,7 @@
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
-import { isAlias, isScalar, isSeq, isYamlMap, yamlLib } from './yamllib.js';
+import { YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, toJsonable } from './decode.js';
@@ -60,7 +60,7 @@ export interface LoadOptions {
   maxBytes?: number;
   /** Values one document may expand to through aliases (default 1,000,000). */
   maxNodes?: number;
-  /** Deepest nesting accepted (default 1,000). */
+  /** Deepest nesting accepted (default 500 for YAML, 1,000 for JSON). */
   maxDepth?: number;
   /** Skip the fast reader (tests compare both paths). */
   noFastPath?: boolean;
@@ -451,8 +451,12 @@ class FastLocated extends DocumentBase {
     let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
     if (!view) {
       const lc = new (yamlLib().LineCounter)();
-      const docs = yamlLib().parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
-      const d = (Array.isArray(docs) ? docs[0] : undefined) as Document.Parsed | undefined;
+      let d: Document.Parsed | undefined;
+      try {
+        d = parseAllDocumentsBounded(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false })[0];
+      } catch (e) {
+        if (!(e instanceof YamlTooDeep)) throw e;
+      }
       view = d && d.errors.length === 0 ? new Located(null, 0, this.file, this.start, d.contents as YamlNode | null, lc, sub, { line: line0, col: colOffset }) : undefined;
     }
     this.slices.set(key, view);
@@ -683,9 +687,12 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   const lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   try {
-    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
-    docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
+    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
   } catch (e) {
+    if (e instanceof YamlTooDeep) {
+      const p = e.position(text);
+      throw new InputError(e.message, file, p.line, p.col);
+    }
     if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);
     throw new InputError(firstLine((e as Error).message), file, 1, 1);
   }
@@ -703,7 +710,7 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: opts.maxDepth ?? 1_000 });
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1 }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;

@@ -1,6 +1,8 @@
 // bcrypt ($2a$, as golang.org/x/crypto/bcrypt produces it) on a Blowfish whose initial P-array
 // and S-boxes are computed: they are the fractional hexadecimal digits of pi, in order.
 
+import { checkDeadline } from '../../template/limits.js';
+
 const WORDS = 18 + 4 * 256;
 
 let initial: Uint32Array | undefined;
@@ -106,6 +108,8 @@ export function bcryptHash(password: Uint8Array, cost: number, salt: Uint8Array)
   const c = new Blowfish();
   c.expandKey(key, salt);
   for (let i = 0; i < 2 ** cost; i++) {
+    // 2^cost rounds of ~10 us: the execution's time limit is checked as they run
+    if ((i & 15) === 0) checkDeadline();
     c.expandKey(key);
     c.expandKey(salt);
   }

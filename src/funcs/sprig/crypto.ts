@@ -9,6 +9,7 @@ import { bcryptHash } from './bcrypt.js';
 import { randomBytes } from './random.js';
 import { fail, fromUtf8, panic, table, utf8, type SprigContext } from './util.js';
 import { decode64 } from './encoding.js';
+import { checkDeadline } from '../../template/limits.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
@@ -72,7 +73,10 @@ function derivePassword(counter: bigint, passwordType: string, password: string,
   const seed = Buffer.from(MASTER_PASSWORD_SEED);
   const userB = Buffer.from(utf8(user));
   const salt = Buffer.concat([seed, u32(userB.length), userB]);
+  // scrypt runs about 150 ms in native code that cannot be stopped: the time limit is checked around it
+  checkDeadline();
   const key = scryptSync(Buffer.from(utf8(password)), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 64 * 1024 * 1024 });
+  checkDeadline();
   const siteB = Buffer.from(utf8(site));
   const msg = Buffer.concat([seed, u32(siteB.length), siteB, u32(Number(BigInt.asUintN(32, counter)))]);
   const digest = createHmac('sha256', key).update(msg).digest();

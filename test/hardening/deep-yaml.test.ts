@@ -1,0 +1,117 @@
+// Deeply nested YAML through every entry point. The `yaml` package recurses per level, and V8 aborts
+// the process (exit 134, "RegExpCompiler Allocation failed") when a regular expression is first
+// compiled with the stack nearly spent; two documents 3000 deep (12 KB) did that to every command.
+// Documents nested deeper than 500 levels are refused before the package reads them.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { here } from './helpers.js';
+import { cleanError, runBin } from './spawn.js';
+import { loadYamlDocuments } from '../../src/yaml/load.js';
+import { checkYamlDepth, YamlTooDeep } from '../../src/yaml/yamllib.js';
+import { Template } from '../../src/template/index.js';
+import { funcSet } from '../../src/funcs/index.js';
+
+const CM = here('../../examples/istio-sidecar-injector.yaml');
+const MESH = here('../../examples/istio-mesh.yaml');
+const DEPLOY = here('../../examples/deployment.yaml');
+
+const flowSeq = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);
+const flowMap = (n: number) => '{a: '.repeat(n) + '1' + '}'.repeat(n);
+const blockMap = (n: number, indent = 0) => Array.from({ length: n }, (_, i) => ' '.repeat(indent + i) + 'a:').join('\n') + '\n' + ' '.repeat(indent + n) + '1\n';
+const blockSeq = (n: number) => '- '.repeat(n) + '1\n';
+/** Two documents, each 3000 deep. */
+const TWO_DEEP = `${flowSeq(3000)}\n---\n${flowSeq(3000)}\n`;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sidecar-render-deep-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, content: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
+
+describe('the depth measured before the yaml package reads a document', () => {
+  const depthOf = (text: string): number => {
+    for (let max = 0; max < 5000; max++) {
+      try {
+        checkYamlDepth(text, max);
+        return max;
+      } catch (e) {
+        if (!(e instanceof YamlTooDeep)) throw e;
+      }
+    }
+    return Infinity;
+  };
+  it.each([
+    ['a scalar', 'x\n', 0],
+    ['a map', 'a: 1\nb: 2\n', 1],
+    ['flow in block', 'a: [1, {b: [2]}]\n', 4],
+    ['a map holding a list at the same indentation', 'a:\n- b: 1\n  c:\n  - 2\n', 4],
+    ['compact lists', '- - - 1\n', 3],
+    ['siblings at one level do not add up', 'a:\n- 1\nb:\n- 2\nc:\n- 3\nd: 4\n', 2],
+    ['a block scalar that looks nested', 'a: |\n  - b:\n      - c:\n          - d\n', 1],
+    ['quoted text with brackets', 'a: "[[[[ {{{{"\n', 1],
+    ['a comment with brackets', 'a: 1 # [[[[[\n', 1],
+    ['each document on its own', '- - 1\n---\n- - 2\n', 2],
+  ])('%s', (_what, text, want) => {
+    expect(depthOf(text)).toBe(want);
+  });
+  it('is at least the real depth of deep documents', () => {
+    for (const [text, n] of [[flowSeq(40), 40], [flowMap(40), 40], [blockMap(40), 40], [blockSeq(40), 40]] as const) expect(depthOf(text)).toBeGreaterThanOrEqual(n);
+  });
+  it('real Istio charts and ConfigMaps are far below the limit', () => {
+    const docs = [readFileSync(CM, 'utf8'), readFileSync(MESH, 'utf8'), readFileSync(DEPLOY, 'utf8')];
+    for (const d of docs) expect(depthOf(d)).toBeLessThan(20);
+  });
+});
+
+describe('documents nested 3000 deep are one clean error everywhere', () => {
+  it('loading a file, in process', () => {
+    for (const text of [TWO_DEEP, `${flowMap(3000)}\n---\n${flowMap(3000)}\n`, blockMap(3000), blockSeq(3000)]) {
+      expect(() => loadYamlDocuments(text, 'deep.yaml')).toThrow(/^deep\.yaml:\d+:\d+: document nests deeper than 500 levels$/);
+    }
+  });
+  it('500 levels still load', () => {
+    expect(loadYamlDocuments(flowSeq(500), 'ok.yaml')).toHaveLength(1);
+    expect(loadYamlDocuments(blockMap(500), 'ok.yaml')).toHaveLength(1);
+  });
+
+  const cases: Array<[string, () => string[]]> = [
+    ['render -f', () => ['render', '--injector-configmap', CM, '--mesh', MESH, '-f', file('w.yaml', TWO_DEEP)]],
+    ['audit -f', () => ['audit', '-f', file('a.yaml', TWO_DEEP)]],
+    ['render --values', () => ['render', '--injector-configmap', CM, '--mesh', MESH, '--values', file('v.yaml', TWO_DEEP), '-f', DEPLOY]],
+    ['render --mesh', () => ['render', '--injector-configmap', CM, '--mesh', file('m.yaml', TWO_DEEP), '-f', DEPLOY]],
+    ['template --data', () => ['template', file('t.tmpl', '{{ len . }}'), '--data', file('d.yaml', TWO_DEEP)]],
+    [
+      'a ConfigMap whose data.values is deep',
+      () => ['render', '--mesh', MESH, '-f', DEPLOY, '--injector-configmap', file('cm.yaml', readFileSync(CM, 'utf8').replace(/values: \|-[\s\S]*$/, `values: |-\n${blockMap(3000, 4)}`))],
+    ],
+    [
+      'a proxy.istio.io/config annotation that is deep',
+      () => ['render', '--injector-configmap', CM, '--mesh', MESH, '-f', file('ann.yaml', readFileSync(DEPLOY, 'utf8').replace(/proxy\.istio\.io\/config: \|\n/, `proxy.istio.io/config: |\n${' '.repeat(10)}${flowMap(3000)}\n`))],
+    ],
+  ];
+  it.each(cases)('%s: no abort, exit 2 or a failed workload', (_what, args) => {
+    const r = runBin(args());
+    expect(r.signal, r.stderr.slice(0, 400)).toBeNull();
+    expect(r.stderr).not.toMatch(/FATAL|RegExpCompiler|\n\s+at |Maximum call stack/);
+    expect([1, 2]).toContain(r.code);
+    if (r.code === 2) expect(cleanError(r)).toBeUndefined();
+    expect(r.stderr).toMatch(/nests deeper than 500 levels|nests too deeply/);
+  });
+
+  it("fromYaml of a 1200-deep mapping three times prints Go's <no value> three times", () => {
+    const t = new Template('t').funcs(funcSet('helm'));
+    t.parse('{{ $s := .s }}{{ (fromYaml $s).x }}{{ (fromYaml $s).x }}{{ (fromYaml $s).x }}');
+    expect(t.execute({ s: blockMap(1200) })).toBe('<no value><no value><no value>');
+    const r = runBin(['template', file('f.tmpl', '{{ $s := .s }}{{ (fromYaml $s).x }}{{ (fromYaml $s).x }}{{ (fromYaml $s).x }}'), '--data', file('f.json', JSON.stringify({ s: blockMap(1200) })), '--funcs', 'helm']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('<no value><no value><no value>');
+  });
+});
