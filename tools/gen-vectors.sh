@@ -26,4 +26,7 @@ while IFS= read -r -d '' input; do
   count=$((count + 1))
 done < <(find test/vectors -name '*.jsonl' ! -name '*.expected.jsonl' -print0 | LC_ALL=C sort -z)
 
+# Lines that are not well-formed cases, answered by the protocol itself (test/hardening/batch-lines.test.ts).
+"$tool" <test/hardening/batch-lines.jsonl >test/hardening/batch-lines.expected.jsonl
+
 echo "gen-vectors: $count vector files regenerated"
