@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
 import { matrixSchema } from './schema.js';
+import { realPathLoose } from '../util/fs.js';
 
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
 export interface CaseSpec {
@@ -185,8 +186,10 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
   });
   // Everything in the golden directory that no case writes is stale, and `update --prune` removes it:
   // the matrix and the files it reads must live elsewhere.
+  // Judged by where the files really are: a linked golden directory or input is no way around this.
+  const realGolden = realPathLoose(goldenDir);
   for (const input of [path.resolve(file), ...cases.flatMap(inputsOf)]) {
-    if (isInside(goldenDir, input)) {
+    if (isInside(goldenDir, input) || isInside(realGolden, realPathLoose(input))) {
       const at = where(rangeStart(doc.get('goldenDir', true)));
       throw new MatrixError(`${at}: the golden directory holds ${path.relative(baseDir, input)}, which golden update --prune would remove; give golden files a folder of their own`);
     }
