@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
-import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
+import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { matrixSchema } from './schema.js';
 import { realPathLoose } from '../util/fs.js';
 
@@ -122,7 +122,20 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     const e = doc.errors[0]!;
     throw new MatrixError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`);
   }
-  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // the yaml library's alias-expansion guard (a "billion laughs") names no place: the first alias is it
+    let at: number | undefined;
+    visit(doc, {
+      Alias(_, n) {
+        at = n.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    throw new MatrixError(`${where(at)}: ${(e as Error).message.split('\n')[0]}`);
+  }
   const v = validator();
   if (!v(raw)) {
     const err = v.errors![0]!;
