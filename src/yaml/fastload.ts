@@ -75,19 +75,22 @@ export function resolvePlain(s: string, line = 0): unknown {
 
 /** A plain mapping key: sigs.k8s.io/yaml turns bool/number keys into text; only string keys are read here. */
 function plainKey(s: string, line: number): string {
+  if (s === '<<') throw new Unsupported(line, 'merge key');
   const r = resolveV2(s);
   if (r.tag !== 'str' && r.tag !== 'timestamp') throw new Unsupported(line, 'non-string key');
   return s;
 }
 
 function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  // a key written twice is an error the full reader reports with both lines
+  if (Object.hasOwn(o, k)) throw new Unsupported(0, 'duplicate key');
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
 const ESCAPES: Record<string, string> = {
   '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+  ' ': ' ', '"': '"', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
 };
 
 /** A double-quoted scalar starting at s[i] === '"'; returns value and the index after the closing quote. */
@@ -106,7 +109,10 @@ function doubleQuoted(s: string, i: number, line: number): [string, number] {
         const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
         const hex = s.slice(b + 2, b + 2 + n);
         if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw new Unsupported(line, 'bad escape');
-        out += String.fromCodePoint(parseInt(hex, 16));
+        const code = parseInt(hex, 16);
+        // surrogates and code points beyond Unicode are yaml.v2 errors, reported by the full reader
+        if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) throw new Unsupported(line, 'bad escape');
+        out += String.fromCodePoint(code);
         j = b + 2 + n;
         continue;
       }

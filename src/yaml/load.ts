@@ -20,7 +20,7 @@ import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { isAlias, isScalar, isSeq, isYamlMap, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
-import { Fail, decodeYamlNode, toJsonable } from './decode.js';
+import { Fail, decodeYamlNode, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { fastParse, jsonItemRanges, Unsupported, type FastDoc, type Positions } from './fastload.js';
@@ -105,7 +105,14 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
   if (size > maxBytes) throw new InputError(`input is ${size} bytes, more than the limit of ${maxBytes}`, file, 1, 1);
   let text: string;
   if (typeof input === 'string') text = input;
-  else {
+  else if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
+    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
+    try {
+      text = new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
+    } catch {
+      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
+    }
+  } else {
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
@@ -129,7 +136,12 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
     const code = ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     throw new InputError(`control character U+${code} is not allowed (is this a binary file?)`, file, line, col);
   }
-  return text;
+  const v2 = v2Text(text);
+  if ('error' in v2) {
+    const before = text.slice(0, v2.offset);
+    throw new InputError(v2.error, file, before.split('\n').length, v2.offset - before.lastIndexOf('\n'));
+  }
+  return v2.text;
 }
 
 function firstInvalidUtf8(b: Uint8Array): number {
@@ -451,7 +463,7 @@ class FastLocated extends DocumentBase {
     let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
     if (!view) {
       const lc = new (yamlLib().LineCounter)();
-      const docs = yamlLib().parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
+      const docs = yamlLib().parseAllDocuments(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false });
       const d = (Array.isArray(docs) ? docs[0] : undefined) as Document.Parsed | undefined;
       view = d && d.errors.length === 0 ? new Located(null, 0, this.file, this.start, d.contents as YamlNode | null, lc, sub, { line: line0, col: colOffset }) : undefined;
     }
@@ -654,6 +666,9 @@ function loadFast(text: string, file: string): LoadedDocument[] | undefined {
   return out;
 }
 
+/** Escapes JSON takes and yaml.v2 refuses (`\/`, surrogates): such text is read as YAML, as Go does. */
+const V2_ONLY_ESCAPE = /\\(\/|u[dD][89a-fA-F])/;
+
 /** A -0 number token in JSON text (a name like "web-0" inside a string is not one). */
 const INTEGER_MINUS_ZERO = /[:[,\s]-0(?![.\deE])/;
 
@@ -669,7 +684,7 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
-    if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text)) {
+    if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
         return loadJson(text, file, opts.maxDepth ?? 1_000);
       } catch (e) {
@@ -683,7 +698,7 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   const lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   try {
-    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false });
+    const all = yamlLib().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false });
     docs = (Array.isArray(all) ? all : []) as Document.Parsed[];
   } catch (e) {
     if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);
@@ -696,18 +711,23 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
     const err = doc.errors[0];
     if (err) {
       const p = positionAt(lc, err.pos[0]);
-      const msg = /call stack/i.test(err.message) ? 'document nests too deeply' : firstLine(err.message);
+      const msg = /call stack/i.test(err.message)
+        ? 'document nests too deeply'
+        : /^Invalid escape sequence \\[uU]/.test(err.message)
+          ? 'found invalid Unicode character escape code'
+          : firstLine(err.message);
       throw new InputError(msg, file, p.line, p.col);
     }
     const root = doc.contents as YamlNode | null;
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: opts.maxDepth ?? 1_000 });
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: opts.maxDepth ?? 1_000, uniqueKeys: true });
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
+        const first = e.first?.range ? ` (first set at line ${positionAt(lc, e.first.range[0]).line})` : '';
+        throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
       }
       if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);
       throw e;
