@@ -19,6 +19,10 @@ import { GoFunc, GoStruct, GoNum, T, type GoType, type GoValue } from '../../tem
 import { fail, fromUtf8, utf8 } from './util.js';
 import { decode64 } from './encoding.js';
 import { formatValue } from '../../template/fmt.js';
+import { checkDeadline } from '../../template/limits.js';
+
+/** A failure Sprig reports as the error result of the function (Go's text). */
+class CertError extends Error {}
 
 // ---------- DER ----------
 
@@ -74,15 +78,15 @@ function derItems(b: Buffer): Der[] {
   while (i < b.length) {
     const start = i;
     const tag = b[i++]!;
-    if (i >= b.length) throw new Error('truncated');
+    if (i >= b.length) throw new CertError('truncated');
     let len = b[i++]!;
     if (len & 0x80) {
       const n = len & 0x7f;
-      if (n === 0 || n > 4 || i + n > b.length) throw new Error('bad length');
+      if (n === 0 || n > 4 || i + n > b.length) throw new CertError('bad length');
       len = 0;
       for (let k = 0; k < n; k++) len = len * 256 + b[i++]!;
     }
-    if (i + len > b.length) throw new Error('truncated');
+    if (i + len > b.length) throw new CertError('truncated');
     out.push({ tag, raw: b.subarray(start, i + len), body: b.subarray(i, i + len) });
     i += len;
   }
@@ -152,10 +156,13 @@ function dsaFromPkcs8(der: Buffer): PrivateKey {
 }
 
 function rsaKey(bits: number): PrivateKey {
+  checkDeadline();
   return { kind: 'node', key: generateKeyPairSync('rsa', { modulusLength: bits, publicExponent: 65537 }).privateKey };
 }
 
 function generatePrivateKey(typ: string): string {
+  // a key takes up to seconds: a template that asks for many stops at --timeout
+  checkDeadline();
   switch (typ) {
     case '':
     case 'rsa':
@@ -180,12 +187,12 @@ function why(e: unknown): string {
 /** Sprig's parsePrivateKeyPEM, with its error texts. */
 function parsePrivateKeyPEM(text: string): PrivateKey {
   const block = pemDecode(text);
-  if (!block) throw new Error('no PEM data in input');
+  if (!block) throw new CertError('no PEM data in input');
   const load = (type: 'pkcs1' | 'pkcs8' | 'sec1', prefix: string): PrivateKey => {
     try {
       return { kind: 'node', key: createPrivateKey({ key: block.bytes, format: 'der', type }) };
     } catch (e) {
-      throw new Error(`${prefix}${why(e)}`);
+      throw new CertError(`${prefix}${why(e)}`);
     }
   };
   if (block.type === 'PRIVATE KEY') {
@@ -193,7 +200,7 @@ function parsePrivateKeyPEM(text: string): PrivateKey {
     if (k.kind === 'node' && k.key.asymmetricKeyType === 'dsa') return dsaFromPkcs8(block.bytes);
     return k;
   }
-  if (!block.type.endsWith(' PRIVATE KEY')) throw new Error(`no private key data in PEM block of type ${block.type}`);
+  if (!block.type.endsWith(' PRIVATE KEY')) throw new CertError(`no private key data in PEM block of type ${block.type}`);
   switch (block.type.slice(0, -12)) {
     case 'RSA':
       return load('pkcs1', 'parsing RSA private key from PEM: ');
@@ -203,13 +210,13 @@ function parsePrivateKeyPEM(text: string): PrivateKey {
       try {
         const [k] = derItems(block.bytes);
         const [, p, q, g, y, x] = derItems(k!.body).map(bigOf);
-        if (x === undefined) throw new Error('truncated');
+        if (x === undefined) throw new CertError('truncated');
         return { kind: 'dsa', p: p!, q: q!, g: g!, y: y!, x };
       } catch (e) {
-        throw new Error(`parsing DSA private key from PEM: asn1: ${why(e)}`);
+        throw new CertError(`parsing DSA private key from PEM: asn1: ${why(e)}`);
       }
   }
-  throw new Error(`invalid private key type ${block.type}`);
+  throw new CertError(`invalid private key type ${block.type}`);
 }
 
 // ---------- certificates ----------
@@ -297,7 +304,7 @@ function certTime(ms: number): Buffer {
   const p2 = (n: number) => String(n).padStart(2, '0');
   const rest = p2(d.getUTCMonth() + 1) + p2(d.getUTCDate()) + p2(d.getUTCHours()) + p2(d.getUTCMinutes()) + p2(d.getUTCSeconds()) + 'Z';
   if (y >= 1950 && y < 2050) return tlv(0x17, Buffer.from(p2(y % 100) + rest));
-  if (y < 0 || y > 9999) throw new Error('x509: asn1: structure error: cannot represent time as GeneralizedTime');
+  if (y < 0 || y > 9999) throw new CertError('x509: asn1: structure error: cannot represent time as GeneralizedTime');
   return tlv(0x18, Buffer.from(String(y).padStart(4, '0') + rest));
 }
 
@@ -329,13 +336,13 @@ interface Template {
 /** Sprig's getBaseCertTemplate: the addresses and names checked, with its error texts. */
 function baseTemplate(cn: string, ips: GoValue, dns: GoValue, days: GoValue, isCA = false): Template {
   const ipBytes = listArg(ips).map((ip) => {
-    if (typeof ip !== 'string') throw new Error(`error parsing ip: ${show(ip)} is not a string`);
+    if (typeof ip !== 'string') throw new CertError(`error parsing ip: ${show(ip)} is not a string`);
     const b = parseIP(ip);
-    if (!b) throw new Error(`error parsing ip: ${ip}`);
+    if (!b) throw new CertError(`error parsing ip: ${ip}`);
     return b;
   });
   const names = listArg(dns).map((n) => {
-    if (typeof n !== 'string') throw new Error(`error processing alternate dns name: ${show(n)} is not a string`);
+    if (typeof n !== 'string') throw new CertError(`error processing alternate dns name: ${show(n)} is not a string`);
     return n;
   });
   const d = typeof days === 'bigint' ? days : days instanceof GoNum ? BigInt(days.v) : 0n;
@@ -349,13 +356,13 @@ interface Issuer {
 }
 
 function publicKeyOf(k: PrivateKey): KeyObject {
-  if (k.kind === 'dsa') throw new Error('error creating certificate: x509: unsupported public key type: *dsa.PublicKey');
+  if (k.kind === 'dsa') throw new CertError('error creating certificate: x509: unsupported public key type: *dsa.PublicKey');
   return createPublicKey(k.key);
 }
 
 /** The signature algorithm x509.CreateCertificate picks for a key, and how node:crypto signs with it. */
 function signer(k: PrivateKey): { alg: Buffer; sign: (tbs: Buffer) => Buffer } {
-  if (k.kind === 'dsa') throw new Error('error creating certificate: x509: certificate private key does not implement crypto.Signer');
+  if (k.kind === 'dsa') throw new CertError('error creating certificate: x509: certificate private key does not implement crypto.Signer');
   const key = k.key;
   switch (key.asymmetricKeyType) {
     case 'rsa':
@@ -368,7 +375,7 @@ function signer(k: PrivateKey): { alg: Buffer; sign: (tbs: Buffer) => Buffer } {
     case 'ed25519':
       return { alg: seq(oid(OID.ed25519)), sign: (tbs) => sign(null, tbs, key) };
   }
-  throw new Error('error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported');
+  throw new CertError('error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported');
 }
 
 /** x509.CreateCertificate for Sprig's template, then Sprig's getCertAndKey: the PEM certificate and key. */
@@ -378,7 +385,7 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   const sig = signer(signing);
   const spki = publicKeyOf(key).export({ type: 'spki', format: 'der' });
   for (const n of t.dns) {
-    if (!/^[\x00-\x7f]*$/.test(n)) throw new Error(`error creating certificate: x509: ${goQuote(n)} cannot be encoded as an IA5String`);
+    if (!/^[\x00-\x7f]*$/.test(n)) throw new CertError(`error creating certificate: x509: ${goQuote(n)} cannot be encoded as an IA5String`);
   }
   const subject = seq(...(t.cn !== '' ? [set(seq(oid(OID.commonName), directoryString(t.cn)))] : []));
   const issuerName = issuer === 'self' ? subject : issuer.subject;
@@ -403,7 +410,7 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   try {
     validity = seq(certTime(now), certTime(notAfter));
   } catch (e) {
-    throw new Error(`error creating certificate: ${why(e)}`);
+    throw new CertError(`error creating certificate: ${why(e)}`);
   }
   const tbs = seq(explicit(0, integer(2n)), integer(serial), sig.alg, issuerName, validity, subject, spki, explicit(3, seq(...exts)));
   const der = seq(tbs, sig.alg, bitString(sig.sign(tbs)));
@@ -418,7 +425,7 @@ function goQuote(s: string): string {
 function issuerOf(ca: GoValue): Issuer {
   const c = ca as Certificate;
   const block = pemDecode(c.cert);
-  if (!block) throw new Error('unable to decode certificate');
+  if (!block) throw new CertError('unable to decode certificate');
   let subject: Buffer;
   let subjectKeyId: Buffer | undefined;
   try {
@@ -435,35 +442,35 @@ function issuerOf(ca: GoValue): Issuer {
       }
     }
   } catch {
-    throw new Error('error parsing certificate: decodedSignerCert.Bytes: x509: malformed certificate');
+    throw new CertError('error parsing certificate: decodedSignerCert.Bytes: x509: malformed certificate');
   }
   let key: PrivateKey;
   try {
     key = parsePrivateKeyPEM(c.key);
   } catch (e) {
-    throw new Error(`error parsing private key: ${why(e)}`);
+    throw new CertError(`error parsing private key: ${why(e)}`);
   }
   return { subject, ...(subjectKeyId ? { subjectKeyId } : {}), key };
 }
 
 function buildCustomCert(b64cert: string, b64key: string): Certificate {
   const cert = decode64(b64cert);
-  if (typeof cert === 'number') throw new Error('unable to decode base64 certificate');
+  if (typeof cert === 'number') throw new CertError('unable to decode base64 certificate');
   const key = decode64(b64key);
-  if (typeof key === 'number') throw new Error('unable to decode base64 private key');
+  if (typeof key === 'number') throw new CertError('unable to decode base64 private key');
   const certText = fromUtf8(cert);
   const block = pemDecode(Buffer.from(cert).toString('latin1'));
-  if (!block) throw new Error('unable to decode certificate');
+  if (!block) throw new CertError('unable to decode certificate');
   try {
     new X509Certificate(block.bytes);
   } catch {
-    throw new Error('error parsing certificate: decodedCert.Bytes: x509: malformed certificate');
+    throw new CertError('error parsing certificate: decodedCert.Bytes: x509: malformed certificate');
   }
   const keyText = fromUtf8(key);
   try {
     parsePrivateKeyPEM(Buffer.from(key).toString('latin1'));
   } catch (e) {
-    throw new Error(`error parsing private key: ${why(e)}`);
+    throw new CertError(`error parsing private key: ${why(e)}`);
   }
   return new Certificate(certText, keyText);
 }
@@ -473,7 +480,7 @@ function givenKey(text: string): PrivateKey {
   try {
     return parsePrivateKeyPEM(text);
   } catch (e) {
-    throw new Error(`parsing private key: ${why(e)}`);
+    throw new CertError(`parsing private key: ${why(e)}`);
   }
 }
 
@@ -483,7 +490,7 @@ function certFunc(name: string, params: GoType[], f: (...a: any[]) => Certificat
     try {
       return f(...a);
     } catch (e) {
-      if (e instanceof Error && !(e instanceof RangeError)) fail(e.message);
+      if (e instanceof CertError) fail(e.message);
       throw e;
     }
   });
