@@ -13,6 +13,7 @@ import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
+import { goBytes } from '../template/strconv.js';
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 const shortTag = (t: string): string => (t.startsWith(TAG_PREFIX) ? '!!' + t.slice(TAG_PREFIX.length) : t);
@@ -558,9 +559,37 @@ function jsonable(v: V2Value, nonFinite: { seen: boolean }): GoValue {
 // eslint-disable-next-line no-control-regex
 const V2_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/;
 
+/**
+ * The first complaint of yaml.v2's reader (libyaml's yaml_parser_update_buffer) about bytes that are
+ * not UTF-8, or a control character before them, in its words.
+ */
+function v2ReaderError(b: Uint8Array): string | undefined {
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    const width = (c & 0x80) === 0 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 0;
+    if (width === 0) return 'invalid leading UTF-8 octet';
+    if (width > b.length - i) return 'incomplete UTF-8 octet sequence';
+    let v = width === 1 ? c : width === 2 ? c & 0x1f : width === 3 ? c & 0x0f : c & 0x07;
+    for (let k = 1; k < width; k++) {
+      const t = b[i + k]!;
+      if ((t & 0xc0) !== 0x80) return 'invalid trailing UTF-8 octet';
+      v = (v << 6) | (t & 0x3f);
+    }
+    if (!(width === 1 || (width === 2 && v >= 0x80) || (width === 3 && v >= 0x800) || (width === 4 && v >= 0x10000))) return 'invalid length of a UTF-8 sequence';
+    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) return 'invalid Unicode character';
+    if (V2_CONTROL.test(String.fromCodePoint(v))) return 'control characters are not allowed';
+    i += width;
+  }
+  return undefined;
+}
+
 /** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
 export function yamlV2Decode(text: string): V2Value {
   // yaml.v2's reader refuses these before the scanner sees anything.
+  if (!text.isWellFormed()) {
+    const bad = v2ReaderError(goBytes(text));
+    if (bad) throw new GoYamlError('yaml: ' + bad);
+  }
   if (V2_CONTROL.test(text)) throw new GoYamlError('yaml: control characters are not allowed');
   const prepared = v2Text(text);
   if ('error' in prepared) throw new GoYamlError('yaml: ' + prepared.error);
