@@ -587,6 +587,43 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
 }
 
 /** For a JSON List (`kubectl get -o json`): offsets [start, end) of each top-level `items` element. */
+/**
+ * At least as many as the keys JSON text writes (a key's closing quote, then a colon; a string value
+ * that starts with a colon counts too): when this exceeds the keys the parsed value holds, a key may be
+ * written twice, and the YAML reader decides, as yaml.v2's UnmarshalStrict does.
+ */
+export function jsonKeyBound(text: string): number {
+  // a space before a colon (not what kubectl or JSON.stringify write): count every string instead
+  if (/"[ \t\r\n]+:/.test(text)) return Infinity;
+  let n = 0;
+  for (let i = text.indexOf('":'); i >= 0; i = text.indexOf('":', i + 2)) {
+    let b = i - 1;
+    while (text.charCodeAt(b) === 92) b--;
+    if ((i - 1 - b) % 2 === 0) n++;
+  }
+  return n;
+}
+
+/** The keys of every map in a decoded JSON value. */
+export function keyCount(v: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x)) {
+      for (const e of x) if (e !== null && typeof e === 'object') stack.push(e);
+      continue;
+    }
+    for (const k in x) {
+      n++;
+      const e = (x as Record<string, unknown>)[k];
+      if (e !== null && typeof e === 'object') stack.push(e);
+    }
+  }
+  return n;
+}
+
 export function jsonItemRanges(text: string): { start: number; end: number }[] | undefined {
   let depth = 0;
   let key: string | undefined;

@@ -23,7 +23,7 @@ import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
-import { fastParse, jsonItemRanges, Unsupported, type FastDoc, type Positions } from './fastload.js';
+import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
 /** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
  *  the position or the file is unknown). */
@@ -597,7 +597,10 @@ function jsonTooDeep(text: string, max: number): number {
   return -1;
 }
 
-function loadJson(text: string, file: string, maxDepth: number): LoadedDocument[] {
+/** JSON text that may write a key twice: the YAML reader decides (and names both lines). */
+const MAYBE_DUPLICATE_KEY = Symbol('maybeDuplicateKey');
+
+function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = false): LoadedDocument[] {
   const deep = jsonTooDeep(text, maxDepth);
   if (deep >= 0) {
     const p = lineColOfBytes(Buffer.from(text.slice(0, deep), 'utf8'), Buffer.byteLength(text.slice(0, deep)));
@@ -614,6 +617,7 @@ function loadJson(text: string, file: string, maxDepth: number): LoadedDocument[
     }
     throw e;
   }
+  if (uniqueKeys && jsonKeyBound(text) > keyCount(value)) throw MAYBE_DUPLICATE_KEY;
   if (value === null) return [];
   // Positions come from the same text read again (JSON is YAML's flow style), per List item.
   const items = jsonItemRanges(text);
@@ -686,9 +690,9 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
     if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
-        return loadJson(text, file, opts.maxDepth ?? 1_000);
+        return loadJson(text, file, opts.maxDepth ?? 1_000, true);
       } catch (e) {
-        if (!(e instanceof InputError)) throw e;
+        if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
     }
     const fast = loadFast(text, file);

@@ -57,6 +57,9 @@ export const cases = {
   'dup-map-value': utf8('a: 1\nb:\n  c: 2\nb: 3\n'),
   'dup-quoted': utf8('"a": 1\na: 2\n'),
   'dup-after-alias': utf8('a: &x 1\nb: *x\na: 2\n'),
+  'dup-json': utf8('{"a": 1, "b": 2, "a": 3}\n'),
+  'dup-json-compact-nested': utf8('{"items":[{"x":1},{"x":1,"y":2,"y":3}]}\n'),
+  'json-value-starting-with-colon': utf8('{"a":":x","b":{"c":"d:"}}\n'),
   // merges: a key written beside a merge overrides it, as yaml.v2's Unmarshal has it
   'merge-then-key': utf8('<<: {a: 1}\na: 2\n'),
   'key-then-merge': utf8('a: 1\n<<: {a: 2}\n'),
