@@ -8,6 +8,7 @@ import { Template } from './template/index.js';
 import { ExecError, ParseError } from './template/errors.js';
 import { newMap, type FuncMap, type GoValue } from './template/value.js';
 import { funcSet, type FuncSetName } from './funcs/index.js';
+import { parseJson, type JsonRawNode } from './yaml/json.js';
 
 export interface BatchCase {
   /** Name of the root template; it appears in every error text. */
@@ -67,7 +68,7 @@ export function runCase(c: BatchCase, opts: BatchOptions = {}): BatchResult {
   }
 
   try {
-    t.parse(c.template);
+    t.parse(c.template ?? '');
     for (const n of Object.keys(c.defs ?? {}).sort(byBytes)) t.new(n).parse(c.defs![n]!);
   } catch (e) {
     res.error = message(e);
@@ -111,9 +112,18 @@ function caseData(c: BatchCase, opts: BatchOptions): GoValue {
   return fromJSON(c.data, c.dataInt ?? false);
 }
 
+/**
+ * Data read from a case line's own text with dataInt: an integer literal keeps its exact value (JSON.parse
+ * would round 9007199254740993 to a float64 first).
+ */
+export class ExactData {
+  constructor(readonly value: GoValue) {}
+}
+
 /** Go's encoding/json decoding into interface{}; with dataInt, integral numbers become int. */
 export function fromJSON(v: unknown, dataInt = false): GoValue {
   if (v === undefined || v === null) return null;
+  if (v instanceof ExactData) return v.value;
   switch (typeof v) {
     case 'string':
     case 'boolean':
@@ -142,19 +152,111 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A number literal read as Go's dataInt does: an int64 literal exactly, another integral one through float64. */
+function exactNumber(text: string): GoValue {
+  if (/^-?(0|[1-9]\d*)$/.test(text)) {
+    const i = BigInt(text);
+    if (i === BigInt.asIntN(64, i)) return i;
+  }
+  return fromJSON(Number(text), true);
+}
+
+function fromRaw(n: JsonRawNode): GoValue {
+  if (n === null || typeof n === 'string' || typeof n === 'boolean') return n;
+  if (Array.isArray(n)) return n.map(fromRaw);
+  if ('numberText' in n) return exactNumber(n.numberText);
+  const m = newMap();
+  for (const [k, x] of n.entries) m[k] = fromRaw(x);
+  return m;
+}
+
+// The protocol's fields and the Go types tools/gorender decodes them into; a field of another JSON type
+// is json.Unmarshal's error, as Go reports it.
+const FIELD_TYPES: Record<string, 'string' | 'bool' | 'map[string]string' | '[]string'> = {
+  name: 'string',
+  template: 'string',
+  funcs: 'string',
+  fixture: 'string',
+  dataInt: 'bool',
+  defs: 'map[string]string',
+  delims: '[]string',
+};
+
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+function typeMismatch(c: Record<string, unknown>): string | undefined {
+  for (const [k, v] of Object.entries(c)) {
+    const want = Object.hasOwn(FIELD_TYPES, k) ? FIELD_TYPES[k]! : undefined;
+    if (want === undefined || v === null) continue;
+    const bad = (kind: string, type: string) => `json: cannot unmarshal ${kind} into Go struct field batchCase.${k} of type ${type}`;
+    const kind = jsonKind(v);
+    if (want === 'string' && kind !== 'string') return bad(kind, 'string');
+    if (want === 'bool' && kind !== 'bool') return bad(kind, 'bool');
+    if (want === 'map[string]string' || want === '[]string') {
+      const items = want === '[]string' ? (kind === 'array' ? (v as unknown[]) : undefined) : kind === 'object' ? Object.values(v as object) : undefined;
+      if (!items) return bad(kind, want);
+      const item = items.find((x) => x !== null && typeof x !== 'string');
+      if (item !== undefined) return bad(jsonKind(item), 'string');
+    }
+  }
+  if (c['option'] !== undefined && c['option'] !== null && typeof c['option'] !== 'string') {
+    const o = c['option'];
+    if (!Array.isArray(o)) return `bad option: json: cannot unmarshal ${jsonKind(o)} into Go value of type []string`;
+    const item = o.find((x) => x !== null && typeof x !== 'string');
+    if (item !== undefined) return `bad option: json: cannot unmarshal ${jsonKind(item)} into Go value of type string`;
+  }
+  return undefined;
+}
+
+/**
+ * One line of the protocol as tools/gorender decodes it: the case, or the result line of a line that is
+ * not one (not JSON, or a field of the wrong JSON type, with Go's error text).
+ */
+export function parseCaseLine(line: string): { case: BatchCase } | { result: BatchResult } {
+  const bad = (error: string, name = '') => ({ result: { name, output: '', error, phase: null } });
+  let c: unknown;
+  try {
+    c = JSON.parse(line);
+  } catch (e) {
+    return bad(`bad case: ${message(e)}`);
+  }
+  if (c === null || typeof c !== 'object' || Array.isArray(c)) {
+    return bad(`bad case: json: cannot unmarshal ${jsonKind(c)} into Go value of type main.batchCase`);
+  }
+  const mismatch = typeMismatch(c as Record<string, unknown>);
+  if (mismatch !== undefined) {
+    // Go decodes the option after the case, so its error comes with the case's name
+    return mismatch.startsWith('bad option') ? bad(mismatch, String((c as BatchCase).name ?? '')) : bad(`bad case: ${mismatch}`);
+  }
+  const bc = c as BatchCase;
+  // null is Go's zero value: "" for the strings, no definitions
+  for (const k of ['name', 'template', 'funcs', 'fixture', 'defs', 'delims'] as const) if (bc[k] === null) delete bc[k];
+  if (bc.defs) for (const k of Object.keys(bc.defs)) bc.defs[k] ??= '';
+  if (bc.dataInt && bc.data !== undefined && bc.data !== null) {
+    const raw = parseJson(Buffer.from(line, 'utf8'), true).value as { entries: [string, JsonRawNode][] };
+    const entry = raw.entries.filter(([k]) => k === 'data').pop();
+    if (entry) bc.data = new ExactData(fromRaw(entry[1]));
+  }
+  return { case: bc };
+}
+
+/** One line of the protocol to its result line (without the newline), as tools/gorender answers it. */
+export function runLine(line: string, opts: BatchOptions = {}): string {
+  const p = parseCaseLine(line);
+  return JSON.stringify('result' in p ? p.result : runCase(p.case, opts));
+}
+
 /** Run JSON Lines: one result line per non-blank case line, in order. */
 export function runBatch(input: string, opts: BatchOptions = {}): string {
   let out = '';
   for (const line of input.split('\n')) {
     if (line.trim() === '') continue;
-    let c: BatchCase;
-    try {
-      c = JSON.parse(line) as BatchCase;
-    } catch (e) {
-      out += JSON.stringify({ name: '', output: '', error: `bad case: ${message(e)}`, phase: null }) + '\n';
-      continue;
-    }
-    out += JSON.stringify(runCase(c, opts)) + '\n';
+    out += runLine(line, opts) + '\n';
   }
   return out;
 }

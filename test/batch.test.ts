@@ -75,6 +75,25 @@ describe('template command', () => {
   });
 });
 
+describe('template --option', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-option-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rejects an unknown option before any file is read, as Go\'s Option panics before Parse', async () => {
+    // neither file exists: the option is what is reported
+    expect(await cli('template', join(dir, 'nope.tpl'), '--data', join(dir, 'nope.yaml'), '--option', 'missingkey=bogus')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'sidecar-render: unrecognized option: missingkey=bogus\n',
+    });
+  });
+
+  it('rejects it with --batch too, before reading a line', async () => {
+    const r = await cli('template', '--batch', '--option', 'bogus');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'sidecar-render: unrecognized option: bogus\n' });
+  });
+});
+
 describe('invalid UTF-8 in results', () => {
   it('is written as U+FFFD per byte, as Go encoding/json does, leaving valid pairs alone', () => {
     const r = runCase({ name: 'bytes', template: '{{ printf "%s|%s" (slice "é" 0 1) "💀" }}' });

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCase, type BatchCase, type BatchResult } from '../src/batch.js';
+import { parseCaseLine, runCase, type BatchCase, type BatchResult } from '../src/batch.js';
 import { fixtures } from './vectors/fixtures.js';
 
 const root = fileURLToPath(new URL('./vectors/', import.meta.url));
@@ -29,7 +29,12 @@ function lines(file: string): string[] {
 for (const file of vectorFiles(root)) {
   const label = relative(root, file).split(sep).join('/').replace(/\.jsonl$/, '');
   const expectedFile = file.replace(/\.jsonl$/, '.expected.jsonl');
-  const cases = lines(file).map((l) => JSON.parse(l) as BatchCase);
+  // read as Go reads a line: with dataInt, an integer literal keeps its exact value
+  const cases = lines(file).map((l): BatchCase => {
+    const p = parseCaseLine(l);
+    if ('result' in p) throw new Error(`${file}: ${p.result.error}`);
+    return p.case;
+  });
   const expected = existsSync(expectedFile) ? lines(expectedFile).map((l) => JSON.parse(l) as BatchResult) : [];
 
   describe(label, () => {

@@ -26,4 +26,14 @@ while IFS= read -r -d '' input; do
   count=$((count + 1))
 done < <(find test/vectors -name '*.jsonl' ! -name '*.expected.jsonl' -print0 | LC_ALL=C sort -z)
 
+# Raw YAML inputs as sigs.k8s.io/yaml reads them (test/yaml/v2-inputs.test.ts).
+(
+  cd "$root/tools/yamlcheck"
+  GOPATH="${GORENDER_GOPATH:-/usr/share/gocode}" GO111MODULE=off GOFLAGS= go build -o "$root/tools/yamlcheck/yamlcheck" .
+)
+find test/yaml/v2-inputs -name '*.yaml' -print0 | LC_ALL=C sort -z | xargs -0 tools/yamlcheck/yamlcheck >test/yaml/v2-inputs/expected.jsonl
+
+# Lines that are not well-formed cases, answered by the protocol itself (test/hardening/batch-lines.test.ts).
+"$tool" <test/hardening/batch-lines.jsonl >test/hardening/batch-lines.expected.jsonl
+
 echo "gen-vectors: $count vector files regenerated"

@@ -6,13 +6,12 @@
 // refuse) stop the run with one line and exit code 2. Output is written as each workload is rendered;
 // --output-file goes to a temporary sibling renamed over the file only when the run completes.
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { RENDER_MODES, renderStream, type RenderMode, type RenderRequest } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { oneOf } from './options.js';
 import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';
+import { AtomicWriter } from '../util/fs.js';
 
 interface RenderFlags extends LimitFlags, InputFlags {
   merged?: boolean;
@@ -75,7 +74,14 @@ a pod without containers, a file without workloads.
     let summary: { failed: number; total: number };
     try {
       const events = renderStream(req);
+      let yielded = Date.now();
       for (;;) {
+        // Between workloads, let a SIGINT or SIGTERM in, so the temporary output file is removed
+        // (a render itself is synchronous).
+        if (Date.now() - yielded > 25) {
+          await new Promise((r) => setImmediate(r));
+          yielded = Date.now();
+        }
         const ev = events.next();
         if (ev.done) {
           summary = ev.value;
@@ -131,36 +137,23 @@ class Stdout {
   }
 }
 
-/** --output-file: written as it goes to a temporary sibling, renamed over the file at the end. */
+/** --output-file: written as it goes through an AtomicWriter (a temporary sibling renamed at the end). */
 class AtomicFile extends Stdout {
-  private fd: number | undefined;
-  private readonly tmp: string;
-  constructor(private readonly file: string) {
+  private readonly w: AtomicWriter;
+  constructor(file: string) {
     super();
-    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    this.w = new AtomicWriter(file);
   }
   protected override flush(): void {
-    if (this.fd === undefined) {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      this.fd = fs.openSync(this.tmp, 'w');
-    }
-    if (this.buf) fs.writeSync(this.fd, this.buf);
+    if (this.buf) this.w.write(this.buf);
     this.buf = '';
   }
   override close(): void {
-    try {
-      this.flush();
-      fs.closeSync(this.fd!);
-      this.fd = undefined;
-      fs.renameSync(this.tmp, this.file);
-    } catch (e) {
-      this.abort();
-      throw e;
-    }
+    this.flush();
+    this.w.close();
   }
   override abort(): void {
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.fd = undefined;
-    fs.rmSync(this.tmp, { force: true });
+    this.buf = '';
+    this.w.abort();
   }
 }

@@ -3,7 +3,7 @@
 
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { runCase, type BatchCase } from '../batch.js';
+import { runLine } from '../batch.js';
 import { loadYamlDocuments } from '../yaml/load.js';
 import { ExecError, LimitError, Template } from '../template/index.js';
 import type { GoValue } from '../template/value.js';
@@ -24,6 +24,15 @@ interface TemplateFlags extends LimitFlags {
   batch?: boolean;
 }
 
+/**
+ * --option is checked as the command line is read, as Go's Template.Option panics before anything is
+ * parsed: an unknown option fails before any file is read, with --batch too.
+ */
+function templateOption(v: string, prev: string[]): string[] {
+  new Template('option').option(v);
+  return collect(v, prev);
+}
+
 export function templateCommand(program: Command): void {
   const cmd = program
     .command('template')
@@ -31,7 +40,7 @@ export function templateCommand(program: Command): void {
     .argument('[file]', 'template file (its base name is the template name in error messages); - for stdin')
     .option('-d, --data <file>', 'YAML or JSON data (- for stdin); numbers are float64, as Helm and encoding/json read them')
     .option('--funcs <set>', `function set: ${FUNC_SETS.join('|')}`, oneOf('--funcs', FUNC_SETS), 'builtin')
-    .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', collect, [] as string[])
+    .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', templateOption, [] as string[])
     .option('--batch', 'read JSON Lines cases on stdin, write one result line per case');
   addLimitOptions(cmd).addHelpText('after', '\nExit codes: 0 rendered; 2 a parse or execution error, a limit reached (the message names the flag raising it), or bad input.\n');
   cmd.action(async (file: string | undefined, flags: TemplateFlags) => {
@@ -71,13 +80,7 @@ async function batch(): Promise<void> {
   const lines = linesLimited(process.stdin as AsyncIterable<Buffer>);
   for await (const line of withStdinName(lines)) {
     if (line.trim() === '') continue;
-    let out: object;
-    try {
-      out = runCase(JSON.parse(line) as BatchCase);
-    } catch (e) {
-      out = { name: '', output: '', error: `bad case: ${(e as Error).message}`, phase: null };
-    }
-    process.stdout.write(JSON.stringify(out) + '\n');
+    process.stdout.write(runLine(line) + '\n');
   }
 }
 

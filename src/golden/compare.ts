@@ -40,7 +40,15 @@ export function canonicalYaml(text: string): string {
   const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) return text;
   return docs
-    .map((d) => (d.errors.length > 0 ? d.toString() : stringify(sortDeep(d.toJS({ maxAliasCount: 100 })), { sortMapEntries: true, lineWidth: 0 })))
+    .map((d) => {
+      if (d.errors.length > 0) return d.toString();
+      try {
+        return stringify(sortDeep(d.toJS({ maxAliasCount: 100 })), { sortMapEntries: true, lineWidth: 0 });
+      } catch {
+        // aliases that expand without bound: compared as written
+        return d.toString();
+      }
+    })
     .join('---\n');
 }
 

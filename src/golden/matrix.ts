@@ -19,9 +19,10 @@
 import { InputTooLarge, readTextLimited } from '../util/fs.js';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
-import { LineCounter, parseDocument, isNode, type Node } from 'yaml';
+import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
+import { realPathLoose } from '../util/fs.js';
 
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
 export interface CaseSpec {
@@ -136,7 +137,20 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     const e = doc.errors[0]!;
     throw new MatrixError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`);
   }
-  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // the yaml library's alias-expansion guard (a "billion laughs") names no place: the first alias is it
+    let at: number | undefined;
+    visit(doc, {
+      Alias(_, n) {
+        at = n.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    throw new MatrixError(`${where(at)}: ${(e as Error).message.split('\n')[0]}`);
+  }
   const v = validator();
   if (!v(raw)) {
     const err = v.errors![0]!;
@@ -209,8 +223,10 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
   });
   // Everything in the golden directory that no case writes is stale, and `update --prune` removes it:
   // the matrix and the files it reads must live elsewhere.
+  // Judged by where the files really are: a linked golden directory or input is no way around this.
+  const realGolden = realPathLoose(goldenDir);
   for (const input of [path.resolve(file), ...cases.flatMap(inputsOf)]) {
-    if (isInside(goldenDir, input)) {
+    if (isInside(goldenDir, input) || isInside(realGolden, realPathLoose(input))) {
       const at = where(rangeStart(doc.get('goldenDir', true)));
       throw new MatrixError(`${at}: the golden directory holds ${path.relative(baseDir, input)}, which golden update --prune would remove; give golden files a folder of their own`);
     }

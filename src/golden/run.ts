@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareRendering } from './compare.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
-import { listFiles, writeFileAtomic } from '../util/fs.js';
+import { FileError, listFiles, realPathLoose, writeError, writeFileAtomic } from '../util/fs.js';
+import { isInside } from './matrix.js';
 
 /** Renders one case to the text its golden file holds. */
 export type CaseRenderer = (c: GoldenCase) => Promise<string> | string;
@@ -42,11 +43,40 @@ function rel(m: GoldenMatrix, file: string): string {
   return path.relative(m.goldenDir, file).split(path.sep).join('/');
 }
 
-function readIfExists(file: string): string | undefined {
+/** A golden file that cannot be used: the text is the case's error. */
+class GoldenFileError extends Error {}
+
+/**
+ * Where a golden file really is, refused when a symbolic link (of the file or of a folder on its way)
+ * leads out of the golden directory: nothing outside it is read as a golden, written or removed.
+ */
+function goldenTarget(m: GoldenMatrix, file: string): string {
+  const real = realPathLoose(file);
+  if (!isInside(realPathLoose(m.goldenDir), real)) {
+    throw new GoldenFileError(`golden file ${rel(m, file)} leads out of the golden directory through a symbolic link`);
+  }
+  return real;
+}
+
+function readIfExists(m: GoldenMatrix, file: string): string | undefined {
+  const real = goldenTarget(m, file);
   try {
-    return fs.readFileSync(file, 'utf8');
+    // a FIFO or device would block or never end: goldens are regular files
+    if (!fs.statSync(real).isFile()) throw new GoldenFileError(`golden file ${rel(m, file)} is not a regular file`);
+    return fs.readFileSync(real, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (e instanceof GoldenFileError) throw e;
+    throw new GoldenFileError(writeError(e, `golden file ${rel(m, file)}`, 'cannot read').message);
+  }
+}
+
+/** A case's result from its golden file, or the case failed when the file cannot be used. */
+function withGolden(c: GoldenCase, golden: string, f: () => CaseResult): CaseResult {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof GoldenFileError || e instanceof FileError) return { name: c.name, golden, status: 'failed', error: e.message };
     throw e;
   }
 }
@@ -81,12 +111,14 @@ export function checkMatrix(m: GoldenMatrix, render: CaseRenderer, opts: RunOpti
   return renderAll(m, render, opts, (c, out) => {
     const golden = rel(m, c.goldenPath);
     if (out.error !== undefined) return { name: c.name, golden, status: 'failed', error: out.error };
-    const want = readIfExists(c.goldenPath);
-    if (want === undefined) {
-      return { name: c.name, golden, status: 'missing', diff: compareRendering('', out.text!, 'exact', golden).diff };
-    }
-    const cmp = compareRendering(want, out.text!, c.compare, golden);
-    return cmp.equal ? { name: c.name, golden, status: 'passed' } : { name: c.name, golden, status: 'changed', diff: cmp.diff };
+    return withGolden(c, golden, () => {
+      const want = readIfExists(m, c.goldenPath);
+      if (want === undefined) {
+        return { name: c.name, golden, status: 'missing', diff: compareRendering('', out.text!, 'exact', golden).diff };
+      }
+      const cmp = compareRendering(want, out.text!, c.compare, golden);
+      return cmp.equal ? { name: c.name, golden, status: 'passed' } : { name: c.name, golden, status: 'changed', diff: cmp.diff };
+    });
   });
 }
 
@@ -109,18 +141,33 @@ export async function updateMatrix(m: GoldenMatrix, render: CaseRenderer, opts: 
   const report = await renderAll(m, render, opts, (c, out) => {
     const golden = rel(m, c.goldenPath);
     if (out.error !== undefined) return { name: c.name, golden, status: 'failed', error: out.error };
-    const want = readIfExists(c.goldenPath);
-    if (want !== undefined && compareRendering(want, out.text!, c.compare, golden).equal) return { name: c.name, golden, status: 'passed' };
-    writeFileAtomic(c.goldenPath, out.text!);
-    (want === undefined ? added : updated).push(golden);
-    return { name: c.name, golden, status: want === undefined ? 'missing' : 'changed' };
+    return withGolden(c, golden, () => {
+      const want = readIfExists(m, c.goldenPath);
+      if (want !== undefined && compareRendering(want, out.text!, c.compare, golden).equal) return { name: c.name, golden, status: 'passed' };
+      // checked again just before the write: the real place, never through a link out of goldenDir
+      writeFileAtomic(goldenTarget(m, c.goldenPath), out.text!, { followLinks: false });
+      (want === undefined ? added : updated).push(golden);
+      return { name: c.name, golden, status: want === undefined ? 'missing' : 'changed' };
+    });
   });
   const removed: string[] = [];
+  const kept: string[] = [];
   if (opts.prune) {
+    const realGolden = realPathLoose(m.goldenDir);
     for (const s of report.stale) {
-      fs.rmSync(path.join(m.goldenDir, s));
+      const file = path.join(m.goldenDir, s);
+      // a stale file is removed only where it really lies inside the golden directory
+      if (!isInside(realGolden, realPathLoose(file))) {
+        kept.push(s);
+        continue;
+      }
+      try {
+        fs.rmSync(file);
+      } catch (e) {
+        throw writeError(e, file, 'cannot remove');
+      }
       removed.push(s);
     }
   }
-  return { ...report, added, updated, removed, stale: opts.prune ? [] : report.stale };
+  return { ...report, added, updated, removed, stale: opts.prune ? kept : report.stale };
 }

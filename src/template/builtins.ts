@@ -251,6 +251,11 @@ function num(v: GoValue): bigint | number {
   return v as bigint | number;
 }
 
+/** The imaginary part of a complex value (exec.ts complexValue keeps it beside the real part). */
+function imagPart(v: GoValue): number {
+  return v instanceof GoNum && 'im' in v ? (v as GoNum & { im: number }).im : 0;
+}
+
 const BAD_TYPE = 'invalid type for comparison';
 const BAD_COMPARISON = 'incompatible types for comparison';
 
@@ -324,6 +329,9 @@ function eq(arg1: GoValue, ...arg2: GoValue[]): boolean {
           truth = (arg1 instanceof GoNum ? arg1.v : arg1) === (arg instanceof GoNum ? arg.v : arg);
           break;
         case Kind.Complex:
+          // Go compares both parts: 1+2i != 1+3i
+          truth = num(arg1) === num(arg) && imagPart(arg1) === imagPart(arg);
+          break;
         case Kind.Float:
         case Kind.Int:
         case Kind.Uint:

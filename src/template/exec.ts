@@ -1263,7 +1263,11 @@ class Compiler {
           errorf(s, `range can't iterate over ${formatValue(val)}`);
         }
       }
-      return elseList ? elseList(s, dot, di) : Flow.Normal;
+      if (!elseList) return Flow.Normal;
+      // Go's walkRange recovers a break wherever it comes from, its own else list too: a {{break}}
+      // there ends this range only; a {{continue}} goes on to the enclosing one.
+      const flow = elseList(s, dot, di);
+      return flow === Flow.Break ? Flow.Normal : flow;
     };
   }
 

@@ -1,17 +1,220 @@
-// File writes that never leave a half-written file: write a temporary sibling, then rename over.
+// File writes that never leave a half-written file: write a temporary sibling, then rename over. A
+// FIFO, a character device or another file that is not a regular one (or a link to one) is written
+// through instead, as a shell's `>` would: renaming over it would replace /dev/null or a pipe a reader
+// waits on with a regular file.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export function writeFileAtomic(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+/** A file system failure as one line naming the file, without the syscall or temporary names. */
+export class FileError extends Error {
+  constructor(
+    readonly file: string,
+    what: string,
+  ) {
+    super(`${file}: ${what}`);
+    this.name = 'FileError';
+  }
+}
+
+const REASONS: Record<string, string> = {
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a parent of it is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EBUSY: 'is busy (a mount point, or in use)',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  ENOENT: 'no such file or directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EXDEV: 'cannot be replaced across file systems',
+  EEXIST: 'already exists',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+};
+
+/** `file: cannot write: is a directory` for an fs error of writing `file`; other errors pass through. */
+export function writeError(e: unknown, file: string, verb = 'cannot write'): Error {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string') return e instanceof Error ? e : new Error(String(e));
+  return new FileError(file, `${verb}: ${REASONS[code] ?? code}`);
+}
+
+// ---------- temporary files removed on SIGINT/SIGTERM/SIGHUP ----------
+
+const liveTemps = new Set<string>();
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let handlersOn = false;
+
+function onSignal(sig: NodeJS.Signals): void {
+  for (const f of liveTemps) {
+    try {
+      fs.rmSync(f, { force: true });
+    } catch {
+      // nothing more can be done on the way out
+    }
+  }
+  liveTemps.clear();
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  handlersOn = false;
+  // die of the signal as without a handler, so the caller sees the usual status (130, 143)
+  process.kill(process.pid, sig);
+}
+
+function track(tmp: string): void {
+  liveTemps.add(tmp);
+  if (!handlersOn) {
+    for (const s of SIGNALS) process.on(s, onSignal);
+    handlersOn = true;
+  }
+}
+
+function untrack(tmp: string): void {
+  liveTemps.delete(tmp);
+  if (liveTemps.size === 0 && handlersOn) {
+    for (const s of SIGNALS) process.removeListener(s, onSignal);
+    handlersOn = false;
+  }
+}
+
+/** Temporary files of writes under way (for tests). */
+export function pendingTemporaries(): string[] {
+  return [...liveTemps];
+}
+
+// ---------- writers ----------
+
+function tempBeside(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+}
+
+interface Target {
+  /** Where to write: the file, or the regular file a link to it names. */
+  path: string;
+  /** Not a regular file: written in place. */
+  through: boolean;
+}
+
+/** Where a write of `file` goes; `followLinks` false replaces a link itself (golden files). */
+function targetOf(file: string, followLinks: boolean): Target {
+  let st: fs.Stats;
   try {
-    fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, file);
+    st = followLinks ? fs.statSync(file) : fs.lstatSync(file);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { path: file, through: false };
+    throw writeError(e, file);
+  }
+  if (st.isDirectory()) throw new FileError(file, 'cannot write: is a directory');
+  if (st.isSymbolicLink()) return { path: file, through: false };
+  if (!st.isFile()) return { path: file, through: true };
+  return { path: followLinks ? fs.realpathSync(file) : file, through: false };
+}
+
+export interface WriteOptions {
+  /** Write through a symbolic link to the file it names (the default); false replaces the link. */
+  followLinks?: boolean;
+}
+
+/**
+ * An output file written as it goes: to a temporary sibling renamed over the file by close(), removed
+ * by abort() or a signal; a FIFO or device is written directly. Errors are one-line FileErrors.
+ */
+export class AtomicWriter {
+  private fd: number | undefined;
+  private readonly target: Target;
+  private readonly tmp: string;
+
+  constructor(
+    private readonly file: string,
+    opts: WriteOptions = {},
+  ) {
+    this.target = targetOf(file, opts.followLinks ?? true);
+    this.tmp = this.target.through ? this.target.path : tempBeside(this.target.path);
+  }
+
+  private open(): number {
+    if (this.fd !== undefined) return this.fd;
+    try {
+      if (!this.target.through) {
+        fs.mkdirSync(path.dirname(this.target.path), { recursive: true });
+        track(this.tmp);
+        this.fd = fs.openSync(this.tmp, 'wx');
+      } else {
+        this.fd = fs.openSync(this.target.path, 'w');
+      }
+    } catch (e) {
+      this.abort();
+      throw writeError(e, this.file);
+    }
+    return this.fd;
+  }
+
+  write(data: string): void {
+    const fd = this.open();
+    try {
+      fs.writeSync(fd, data);
+    } catch (e) {
+      this.abort();
+      throw writeError(e, this.file);
+    }
+  }
+
+  close(): void {
+    const fd = this.open();
+    try {
+      fs.closeSync(fd);
+      this.fd = undefined;
+      if (!this.target.through) fs.renameSync(this.tmp, this.target.path);
+    } catch (e) {
+      this.abort();
+      throw writeError(e, this.file);
+    }
+    untrack(this.tmp);
+  }
+
+  abort(): void {
+    if (this.fd !== undefined) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // already failing; the temporary is removed below
+      }
+    }
+    this.fd = undefined;
+    if (!this.target.through) {
+      fs.rmSync(this.tmp, { force: true });
+      untrack(this.tmp);
+    }
+  }
+}
+
+export function writeFileAtomic(file: string, data: string, opts: WriteOptions = {}): void {
+  const w = new AtomicWriter(file, opts);
+  w.write(data);
+  w.close();
+}
+
+/**
+ * Where `p` really is: the real path of its deepest existing ancestor (symbolic links resolved) joined
+ * with the rest, so a path that does not exist yet is judged by the folder it would be created in.
+ */
+export function realPathLoose(p: string): string {
+  let rest = '';
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      const real = fs.realpathSync(cur);
+      return rest ? path.join(real, rest) : real;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const parent = path.dirname(cur);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === cur) return path.resolve(p);
+      rest = rest ? path.join(path.basename(cur), rest) : path.basename(cur);
+      cur = parent;
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
+import { goBytes } from '../template/strconv.js';
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 const shortTag = (t: string): string => (t.startsWith(TAG_PREFIX) ? '!!' + t.slice(TAG_PREFIX.length) : t);
@@ -45,6 +46,38 @@ function keyId(k: V2Value): string {
 /** A decoding failure (Go's text without the "yaml: " prefix handling) and the node it concerns. */
 export class Fail extends Error {
   node?: YamlNode;
+  /** For a key set twice: where it was set first. */
+  first?: YamlNode;
+}
+
+/**
+ * The text as yaml.v2's reader and scanner see it, or the error they stop with (and its offset).
+ * A lone CR, NEL, LS and PS are line breaks there as LF is (each is replaced by one LF, so offsets
+ * stay); a %YAML directive other than 1.1 is "incompatible".
+ */
+export function v2Text(text: string): { text: string } | { error: string; offset: number } {
+  if (/[\r\u0085\u2028\u2029]/.test(text)) text = text.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n');
+  const dir = /^%YAML[ \t]+([0-9]+)\.([0-9]+)/m.exec(text);
+  if (dir && (dir[1] !== '1' || dir[2] !== '1')) return { error: 'found incompatible YAML document', offset: dir.index };
+  return { text };
+}
+
+/**
+ * The escapes of a double-quoted scalar's source that yaml.v2 refuses and the `yaml` package takes:
+ * `\/` (YAML 1.2 only) and code points that are surrogates or beyond U+10FFFF.
+ */
+function badEscape(src: string): string | undefined {
+  for (let i = src.indexOf('\\'); i >= 0 && i < src.length; i = src.indexOf('\\', i)) {
+    const e = src[i + 1];
+    if (e === '/') return 'found unknown escape character';
+    if (e === 'u' || e === 'U') {
+      const n = e === 'u' ? 4 : 8;
+      const code = parseInt(src.slice(i + 2, i + 2 + n), 16);
+      if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) return 'found invalid Unicode character escape code';
+      i += 2 + n;
+    } else i += 2;
+  }
+  return undefined;
 }
 
 /** Limits beyond yaml.v2's own alias-ratio check, so hostile input fails cleanly. */
@@ -53,6 +86,9 @@ export interface DecodeLimits {
   maxNodes?: number;
   /** Nesting of collections (default 10,000, as encoding/json). */
   maxDepth?: number;
+  /** A key written twice in one mapping is an error, as yaml.v2's UnmarshalStrict (kubectl) has it;
+   *  a key a merge brought in may still be overridden. */
+  uniqueKeys?: boolean;
 }
 
 function fail(msg: string): never {
@@ -148,6 +184,7 @@ class Decoder {
   private depth = 0;
   private readonly maxNodes: number;
   private readonly maxDepth: number;
+  private readonly uniqueKeys: boolean;
 
   constructor(
     root: YamlNode | null,
@@ -156,6 +193,7 @@ class Decoder {
   ) {
     this.maxNodes = limits.maxNodes ?? 10_000_000;
     this.maxDepth = limits.maxDepth ?? 10_000;
+    this.uniqueKeys = limits.uniqueKeys ?? false;
     const anchors = new Map<string, YamlNode>();
     const walk = (n: unknown): void => {
       if (!n || typeof n !== 'object') return;
@@ -233,6 +271,7 @@ class Decoder {
 
   private mappingInto(n: YamlNode, out: V2Map): void {
     if (!isYamlMap(n)) return;
+    const written = this.uniqueKeys ? new Map<string, YamlNode>() : undefined;
     for (const p of n.items) {
       const k = p.key as YamlNode | null;
       if (k && isScalar(k) && k.source === '<<' && String(k.value) === '<<' && isMergeKey(k)) {
@@ -242,6 +281,16 @@ class Decoder {
       this.count();
       const key = k === null ? null : this.decodeKey(k);
       if (Array.isArray(key) || key instanceof V2Map) fail('invalid map key: ' + sharpV(key));
+      if (written && k) {
+        const first = written.get(keyId(key));
+        if (first) {
+          const f = new Fail(`yaml: key ${sharpV(key)} already set in map`);
+          f.node = k;
+          f.first = first;
+          throw f;
+        }
+        written.set(keyId(key), k);
+      }
       out.set(key, this.decode(p.value as YamlNode | null));
     }
   }
@@ -294,6 +343,10 @@ class Decoder {
     if ((s.type === 'BLOCK_LITERAL' || s.type === 'BLOCK_FOLDED') && text.endsWith('\n') && this.endsWithoutBreak(s.range)) {
       // At the very end of a stream without a final line break, yaml.v2 has no break to keep.
       text = text.slice(0, -1);
+    }
+    if (s.type === 'QUOTE_DOUBLE' && s.range) {
+      const bad = badEscape(this.text.slice(s.range[0], s.range[1]));
+      if (bad) fail(bad);
     }
     const tag = s.tag && s.tag !== '!' ? s.tag : '';
     const plain = s.type === 'PLAIN' || s.type === undefined;
@@ -492,6 +545,9 @@ function jsonable(v: V2Value, nonFinite: { seen: boolean }): GoValue {
         key = s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
       } else if (k !== null && !Array.isArray(k) && !(k instanceof V2Map)) key = String(k.int);
       else throw new Fail(`Unsupported map key of type: ${goTypeName(k)}, key: ${sharpV(k)}, value: ${sharpV(x)}`);
+      // "1" and 1 are two keys to yaml.v2 and one to JSON; Go keeps whichever its map order meets
+      // last, at random: the first written is kept, so a result never changes between runs
+      if (Object.hasOwn(m, key)) continue;
       m[key] = jsonable(x, nonFinite);
     }
     return m;
@@ -503,13 +559,44 @@ function jsonable(v: V2Value, nonFinite: { seen: boolean }): GoValue {
 // eslint-disable-next-line no-control-regex
 const V2_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/;
 
+/**
+ * The first complaint of yaml.v2's reader (libyaml's yaml_parser_update_buffer) about bytes that are
+ * not UTF-8, or a control character before them, in its words.
+ */
+function v2ReaderError(b: Uint8Array): string | undefined {
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    const width = (c & 0x80) === 0 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 0;
+    if (width === 0) return 'invalid leading UTF-8 octet';
+    if (width > b.length - i) return 'incomplete UTF-8 octet sequence';
+    let v = width === 1 ? c : width === 2 ? c & 0x1f : width === 3 ? c & 0x0f : c & 0x07;
+    for (let k = 1; k < width; k++) {
+      const t = b[i + k]!;
+      if ((t & 0xc0) !== 0x80) return 'invalid trailing UTF-8 octet';
+      v = (v << 6) | (t & 0x3f);
+    }
+    if (!(width === 1 || (width === 2 && v >= 0x80) || (width === 3 && v >= 0x800) || (width === 4 && v >= 0x10000))) return 'invalid length of a UTF-8 sequence';
+    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) return 'invalid Unicode character';
+    if (V2_CONTROL.test(String.fromCodePoint(v))) return 'control characters are not allowed';
+    i += width;
+  }
+  return undefined;
+}
+
 /** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
 export function yamlV2Decode(text: string): V2Value {
   // yaml.v2's reader refuses these before the scanner sees anything.
+  if (!text.isWellFormed()) {
+    const bad = v2ReaderError(goBytes(text));
+    if (bad) throw new GoYamlError('yaml: ' + bad);
+  }
   if (V2_CONTROL.test(text)) throw new GoYamlError('yaml: control characters are not allowed');
+  const prepared = v2Text(text);
+  if ('error' in prepared) throw new GoYamlError('yaml: ' + prepared.error);
+  text = prepared.text;
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false });
+    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false, resolveKnownTags: false });
   } catch (e) {
     if (e instanceof YamlTooDeep) throw new GoYamlError('yaml: ' + e.message);
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);

@@ -75,19 +75,22 @@ export function resolvePlain(s: string, line = 0): unknown {
 
 /** A plain mapping key: sigs.k8s.io/yaml turns bool/number keys into text; only string keys are read here. */
 function plainKey(s: string, line: number): string {
+  if (s === '<<') throw new Unsupported(line, 'merge key');
   const r = resolveV2(s);
   if (r.tag !== 'str' && r.tag !== 'timestamp') throw new Unsupported(line, 'non-string key');
   return s;
 }
 
 function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  // a key written twice is an error the full reader reports with both lines
+  if (Object.hasOwn(o, k)) throw new Unsupported(0, 'duplicate key');
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
 const ESCAPES: Record<string, string> = {
   '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+  ' ': ' ', '"': '"', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
 };
 
 /** A double-quoted scalar starting at s[i] === '"'; returns value and the index after the closing quote. */
@@ -106,7 +109,10 @@ function doubleQuoted(s: string, i: number, line: number): [string, number] {
         const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
         const hex = s.slice(b + 2, b + 2 + n);
         if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw new Unsupported(line, 'bad escape');
-        out += String.fromCodePoint(parseInt(hex, 16));
+        const code = parseInt(hex, 16);
+        // surrogates and code points beyond Unicode are yaml.v2 errors, reported by the full reader
+        if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) throw new Unsupported(line, 'bad escape');
+        out += String.fromCodePoint(code);
         j = b + 2 + n;
         continue;
       }
@@ -581,6 +587,43 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
 }
 
 /** For a JSON List (`kubectl get -o json`): offsets [start, end) of each top-level `items` element. */
+/**
+ * At least as many as the keys JSON text writes (a key's closing quote, then a colon; a string value
+ * that starts with a colon counts too): when this exceeds the keys the parsed value holds, a key may be
+ * written twice, and the YAML reader decides, as yaml.v2's UnmarshalStrict does.
+ */
+export function jsonKeyBound(text: string): number {
+  // a space before a colon (not what kubectl or JSON.stringify write): count every string instead
+  if (/"[ \t\r\n]+:/.test(text)) return Infinity;
+  let n = 0;
+  for (let i = text.indexOf('":'); i >= 0; i = text.indexOf('":', i + 2)) {
+    let b = i - 1;
+    while (text.charCodeAt(b) === 92) b--;
+    if ((i - 1 - b) % 2 === 0) n++;
+  }
+  return n;
+}
+
+/** The keys of every map in a decoded JSON value. */
+export function keyCount(v: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x)) {
+      for (const e of x) if (e !== null && typeof e === 'object') stack.push(e);
+      continue;
+    }
+    for (const k in x) {
+      n++;
+      const e = (x as Record<string, unknown>)[k];
+      if (e !== null && typeof e === 'object') stack.push(e);
+    }
+  }
+  return n;
+}
+
 export function jsonItemRanges(text: string): { start: number; end: number }[] | undefined {
   let depth = 0;
   let key: string | undefined;

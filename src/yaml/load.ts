@@ -20,10 +20,10 @@ import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
-import { Fail, decodeYamlNode, toJsonable } from './decode.js';
+import { Fail, decodeYamlNode, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
-import { fastParse, jsonItemRanges, Unsupported, type FastDoc, type Positions } from './fastload.js';
+import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
 /** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
  *  the position or the file is unknown). */
@@ -105,7 +105,14 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
   if (size > maxBytes) throw new InputError(`input is ${size} bytes, more than the limit of ${maxBytes}`, file, 1, 1);
   let text: string;
   if (typeof input === 'string') text = input;
-  else {
+  else if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
+    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
+    try {
+      text = new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
+    } catch {
+      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
+    }
+  } else {
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
@@ -129,7 +136,12 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
     const code = ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     throw new InputError(`control character U+${code} is not allowed (is this a binary file?)`, file, line, col);
   }
-  return text;
+  const v2 = v2Text(text);
+  if ('error' in v2) {
+    const before = text.slice(0, v2.offset);
+    throw new InputError(v2.error, file, before.split('\n').length, v2.offset - before.lastIndexOf('\n'));
+  }
+  return v2.text;
 }
 
 function firstInvalidUtf8(b: Uint8Array): number {
@@ -453,7 +465,7 @@ class FastLocated extends DocumentBase {
       const lc = new (yamlLib().LineCounter)();
       let d: Document.Parsed | undefined;
       try {
-        d = parseAllDocumentsBounded(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false })[0];
+        d = parseAllDocumentsBounded(sub, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false })[0];
       } catch (e) {
         if (!(e instanceof YamlTooDeep)) throw e;
       }
@@ -589,7 +601,10 @@ function jsonTooDeep(text: string, max: number): number {
   return -1;
 }
 
-function loadJson(text: string, file: string, maxDepth: number): LoadedDocument[] {
+/** JSON text that may write a key twice: the YAML reader decides (and names both lines). */
+const MAYBE_DUPLICATE_KEY = Symbol('maybeDuplicateKey');
+
+function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = false): LoadedDocument[] {
   const deep = jsonTooDeep(text, maxDepth);
   if (deep >= 0) {
     const p = lineColOfBytes(Buffer.from(text.slice(0, deep), 'utf8'), Buffer.byteLength(text.slice(0, deep)));
@@ -606,6 +621,7 @@ function loadJson(text: string, file: string, maxDepth: number): LoadedDocument[
     }
     throw e;
   }
+  if (uniqueKeys && jsonKeyBound(text) > keyCount(value)) throw MAYBE_DUPLICATE_KEY;
   if (value === null) return [];
   // Positions come from the same text read again (JSON is YAML's flow style), per List item.
   const items = jsonItemRanges(text);
@@ -658,6 +674,9 @@ function loadFast(text: string, file: string): LoadedDocument[] | undefined {
   return out;
 }
 
+/** Escapes JSON takes and yaml.v2 refuses (`\/`, surrogates): such text is read as YAML, as Go does. */
+const V2_ONLY_ESCAPE = /\\(\/|u[dD][89a-fA-F])/;
+
 /** A -0 number token in JSON text (a name like "web-0" inside a string is not one). */
 const INTEGER_MINUS_ZERO = /[:[,\s]-0(?![.\deE])/;
 
@@ -673,11 +692,11 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
-    if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text)) {
+    if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
-        return loadJson(text, file, opts.maxDepth ?? 1_000);
+        return loadJson(text, file, opts.maxDepth ?? 1_000, true);
       } catch (e) {
-        if (!(e instanceof InputError)) throw e;
+        if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
     }
     const fast = loadFast(text, file);
@@ -687,7 +706,7 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
   const lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
+    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
   } catch (e) {
     if (e instanceof YamlTooDeep) {
       const p = e.position(text);
@@ -703,18 +722,23 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
     const err = doc.errors[0];
     if (err) {
       const p = positionAt(lc, err.pos[0]);
-      const msg = /call stack/i.test(err.message) ? 'document nests too deeply' : firstLine(err.message);
+      const msg = /call stack/i.test(err.message)
+        ? 'document nests too deeply'
+        : /^Invalid escape sequence \\[uU]/.test(err.message)
+          ? 'found invalid Unicode character escape code'
+          : firstLine(err.message);
       throw new InputError(msg, file, p.line, p.col);
     }
     const root = doc.contents as YamlNode | null;
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1 }); // + the scalar at the bottom
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1, uniqueKeys: true }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
+        const first = e.first?.range ? ` (first set at line ${positionAt(lc, e.first.range[0]).line})` : '';
+        throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
       }
       if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);
       throw e;

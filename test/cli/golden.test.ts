@@ -59,6 +59,24 @@ describe('sidecar-render golden', () => {
     expect(r.stderr).toBe(`sidecar-render: ${f}:3:13: cases.0.merged must be boolean\n`);
   });
 
+  it('names the file and the first alias when a matrix\'s aliases expand without bound', async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
+    const f = path.join(tmp, 'golden.yaml');
+    let text = 'x0: &x0 [a, a, a, a, a, a, a, a, a, a]\n';
+    for (let i = 1; i < 8; i++) text += `x${i}: &x${i} [${Array(10).fill(`*x${i - 1}`).join(', ')}]\n`;
+    fs.writeFileSync(f, text + 'cases: []\n');
+    const r = await cli('golden', 'check', f);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: ${f}:2:10: Excessive alias count indicates a resource exhaustion attack\n` });
+  });
+
+  it('compares a golden file whose aliases expand without bound as written (compare: semantic)', async () => {
+    const { compareRendering } = await import('../../src/golden/compare.js');
+    let text = 'x0: &x0 [a, a, a, a, a, a, a, a, a, a]\n';
+    for (let i = 1; i < 8; i++) text += `x${i}: &x${i} [${Array(10).fill(`*x${i - 1}`).join(', ')}]\n`;
+    expect(compareRendering(text, text, 'semantic', 'g.yaml').equal).toBe(true);
+    expect(compareRendering(text, text + 'y: 1\n', 'semantic', 'g.yaml').equal).toBe(false);
+  });
+
   it('fails a case whose inputs are missing, naming the case', async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
     const f = path.join(tmp, 'golden.yaml');

@@ -225,7 +225,12 @@ func caseData(c *batchCase) (interface{}, error) {
 		return nil, nil
 	}
 	var v interface{}
-	if err := json.Unmarshal(c.Data, &v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(c.Data))
+	// With dataInt the literal is read, not a float64 rounded from it: 9007199254740993 stays exact.
+	if c.DataInt {
+		dec.UseNumber()
+	}
+	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("bad data: %v", err)
 	}
 	if c.DataInt {
@@ -234,14 +239,19 @@ func caseData(c *batchCase) (interface{}, error) {
 	return v, nil
 }
 
-// intify turns integral float64s into int, as a YAML or Go-literal source would have typed them.
+// intify turns integral numbers into int, as a YAML or Go-literal source would have typed them: a
+// literal int64 holds exactly, another integral one (1e3, 2.0) through float64.
 func intify(v interface{}) interface{} {
 	switch x := v.(type) {
-	case float64:
-		if x == math.Trunc(x) && x >= -9223372036854775808 && x < 9223372036854775808 {
-			return int(x)
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return int(i)
 		}
-		return x
+		f, _ := x.Float64()
+		if f == math.Trunc(f) && f >= -9223372036854775808 && f < 9223372036854775808 {
+			return int(f)
+		}
+		return f
 	case []interface{}:
 		for i := range x {
 			x[i] = intify(x[i])

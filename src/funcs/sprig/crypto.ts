@@ -1,10 +1,10 @@
 // Sprig's crypto functions (crypto.go): hashes, derivePassword (scrypt), AES-CBC with an injected
-// random IV, bcrypt/htpasswd with an injected random salt. Key and certificate generation needs a
-// random source node:crypto cannot take, so those functions exist but report an error.
+// random IV, bcrypt/htpasswd with an injected random salt; keys and certificates are in certs.ts.
 
 import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
-import { def, GoStruct, T, GoFunc, type FuncMap, type GoType, type GoValue } from '../../template/value.js';
+import { def, type FuncMap } from '../../template/value.js';
+import { certFuncs } from './certs.js';
 import { bcryptHash } from './bcrypt.js';
 import { randomBytes } from './random.js';
 import { fail, fromUtf8, panic, table, utf8, type SprigContext } from './util.js';
@@ -124,40 +124,7 @@ function decryptAES(password: string, crypt64: string): string {
   return fromUtf8(dec.subarray(0, cut));
 }
 
-// ---------- certificates ----------
-
-const CERTIFICATE: GoType = {
-  kind: 'struct',
-  name: 'sprig.certificate',
-  fields: [
-    { name: 'Cert', json: 'Cert', type: T.string },
-    { name: 'Key', json: 'Key', type: T.string },
-  ],
-};
-
-class Certificate extends GoStruct {
-  readonly type = CERTIFICATE;
-  constructor(
-    readonly cert: string,
-    readonly key: string,
-  ) {
-    super();
-  }
-  override field(name: string): GoValue {
-    return name === 'Cert' ? this.cert : name === 'Key' ? this.key : undefined;
-  }
-}
-void Certificate;
-
-const NO_KEYGEN = 'key and certificate generation is not supported by sidecar-render (it needs an injectable random source)';
-
-function certFunc(name: string, params: GoType[]): GoFunc {
-  return new GoFunc(name, params, false, 2, CERTIFICATE, () => fail(`${name}: ${NO_KEYGEN}`));
-}
-
 export function cryptoFuncs(ctx: SprigContext): FuncMap {
-  const S = T.string;
-  const ifaceList = { kind: 'slice', name: '[]interface {}', elem: T.iface } as GoType;
   const bcrypt = (input: string): string => bcryptHash(utf8(input), 10, randomBytes(ctx.random, 16));
   return table([
     def('sha1sum', 'func(string) string', (s: string) => hashHex('sha1', s)),
@@ -170,13 +137,6 @@ export function cryptoFuncs(ctx: SprigContext): FuncMap {
     def('derivePassword', 'func(uint32, string, string, string, string) string', derivePassword),
     def('encryptAES', 'func(string, string) (string, error)', (p: string, t: string) => encryptAES(ctx.random, p, t)),
     def('decryptAES', 'func(string, string) (string, error)', decryptAES),
-    def('genPrivateKey', 'func(string) string', () => panic(`genPrivateKey: ${NO_KEYGEN}`)),
-    certFunc('buildCustomCert', [S, S]),
-    certFunc('genCA', [S, T.int]),
-    certFunc('genCAWithKey', [S, T.int, S]),
-    certFunc('genSelfSignedCert', [S, ifaceList, ifaceList, T.int]),
-    certFunc('genSelfSignedCertWithKey', [S, ifaceList, ifaceList, T.int, S]),
-    certFunc('genSignedCert', [S, ifaceList, ifaceList, T.int, CERTIFICATE]),
-    certFunc('genSignedCertWithKey', [S, ifaceList, ifaceList, T.int, CERTIFICATE, S]),
+    ...certFuncs(),
   ]);
 }

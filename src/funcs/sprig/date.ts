@@ -143,6 +143,53 @@ function civilFromDays(z: number): [number, number, number] {
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
+/**
+ * Go's own calendar arithmetic (time.absDate) on the uint64 "absolute" seconds, for Unix seconds beyond
+ * what a double holds: near the int64 extremes Go's sums wrap, and the dates it prints follow that.
+ */
+function absParts(local: bigint): { year: number; month: number; day: number; hour: number; min: number; sec: number; yday: number; wday: number } {
+  // unixToInternal + internalToAbsolute of Go's time package
+  const abs = BigInt.asUintN(64, local + 9223372028715321600n);
+  let d = abs / 86400n;
+  let n = d / 146097n;
+  let y = 400n * n;
+  d -= 146097n * n;
+  n = d / 36524n;
+  n -= n >> 2n;
+  y += 100n * n;
+  d -= 36524n * n;
+  n = d / 1461n;
+  y += 4n * n;
+  d -= 1461n * n;
+  n = d / 365n;
+  n -= n >> 2n;
+  y += n;
+  d -= 365n * n;
+  const year = Number(y - 292277022399n);
+  const yday = Number(d);
+  let day = yday;
+  let month: number;
+  if (isLeap(year) && day === 31 + 29 - 1) {
+    month = 2;
+    day = 29;
+  } else {
+    if (isLeap(year) && day > 31 + 29 - 1) day--;
+    month = Math.floor(day / 31);
+    const end = DAYS_BEFORE[month + 1]!;
+    let begin: number;
+    if (day >= end) {
+      month++;
+      begin = end;
+    } else begin = DAYS_BEFORE[month]!;
+    month++;
+    day = day - begin + 1;
+  }
+  const clock = Number(abs % 86400n);
+  // January 1 of the absolute year was a Monday
+  const wday = Number((BigInt.asUintN(64, abs + 86400n) % 604800n) / 86400n);
+  return { year, month, day, hour: Math.floor(clock / 3600), min: Math.floor((clock % 3600) / 60), sec: clock % 60, yday: yday + 1, wday };
+}
+
 // ---------- time.Time ----------
 
 const ZERO_SEC = -62135596800;
@@ -154,6 +201,8 @@ export class GoTime extends GoStruct {
     readonly sec: number,
     readonly nsec: number,
     readonly loc: Location,
+    /** The exact Unix seconds where `sec` cannot hold them (beyond 2^53, as time.Unix(math.MaxInt64, 0)). */
+    readonly exact?: bigint,
   ) {
     super();
   }
@@ -166,6 +215,7 @@ export class GoTime extends GoStruct {
   /** Broken-down local time. */
   parts(): { year: number; month: number; day: number; hour: number; min: number; sec: number; yday: number; wday: number; zone: Zone } {
     const zone = this.zone();
+    if (this.exact !== undefined) return { ...absParts(this.exact + BigInt(zone.offset)), zone };
     const local = this.sec + zone.offset;
     const days = floorDiv(local, DAY);
     const rem = local - days * DAY;
@@ -1092,15 +1142,21 @@ TIME.marshalJSON = (v) => JSON.stringify(format(tm(v), '2006-01-02T15:04:05.9999
 
 function toTime(ctx: SprigContext, date: GoValue): GoTime {
   if (date instanceof GoTime) return date;
-  if (typeof date === 'bigint') return new GoTime(Number(BigInt.asIntN(64, date)), 0, LOCAL);
-  if (date instanceof GoNum && (date.type.name === 'int64' || date.type.name === 'int32')) return new GoTime(Number(date.v), 0, LOCAL);
+  if (typeof date === 'bigint') return unixTime(BigInt.asIntN(64, date));
+  if (date instanceof GoNum && (date.type.name === 'int64' || date.type.name === 'int32')) return unixTime(date.v as bigint);
   return fromDate(ctx.now());
+}
+
+/** time.Unix(sec, 0) in Local. */
+function unixTime(sec: bigint): GoTime {
+  const n = Number(sec);
+  return new GoTime(n, 0, LOCAL, Number.isSafeInteger(n) ? undefined : sec);
 }
 
 function dateInZone(ctx: SprigContext, layout: string, date: GoValue, zone: string): string {
   const t = toTime(ctx, date);
   const loc = loadLocation(zone) ?? UTC;
-  return format(new GoTime(t.sec, t.nsec, loc), layout);
+  return format(new GoTime(t.sec, t.nsec, loc, t.exact), layout);
 }
 
 function since(ctx: SprigContext, t: GoTime): bigint {

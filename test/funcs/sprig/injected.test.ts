@@ -120,10 +120,3 @@ describe('environment', () => {
     expect(render('[{{ env "constructor" }}{{ env "__proto__" }}]', { env: {} })).toBe('[]');
   });
 });
-
-describe('key generation', () => {
-  it('reports an error instead of generating keys', () => {
-    expect(() => render('{{ genCA "x" 30 }}')).toThrow(/genCA: key and certificate generation is not supported/);
-    expect(() => render('{{ genPrivateKey "rsa" }}')).toThrow(/genPrivateKey: key and certificate generation is not supported/);
-  });
-});

@@ -1,0 +1,70 @@
+// Writes the input files of this folder: raw bytes as yaml.v2 (through sigs.k8s.io/yaml) reads them.
+// Run it with node after editing the list, then `npm run vectors` to get Go's answers (expected.jsonl).
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const utf8 = (s) => Buffer.from(s, 'utf8');
+const bytes = (...parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? utf8(p) : Buffer.from(p))));
+const utf16le = (s) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+const utf16be = (s) => Buffer.from(utf16le(s)).swap16();
+
+export const cases = {
+  // encodings
+  'invalid-utf8': bytes('a: 1\nb: ', [0xff, 0xfe], '\n'),
+  'invalid-utf8-continuation': bytes('a: x', [0xc3], '\n'),
+  'encoded-surrogate': bytes('a: ', [0xed, 0xa0, 0x80], '\n'),
+  'utf8-bom': bytes([0xef, 0xbb, 0xbf], 'a: 1\n'),
+  'utf16le-bom': utf16le('a: 1\nb: x\n'),
+  'utf16be-bom': utf16be('a: 1\nb: [x, "é"]\n'),
+  'utf16le-no-bom': Buffer.from('a: 1\n', 'utf16le'),
+  // line breaks
+  'cr-only': utf8('a: 1\rb: 2\r'),
+  'crlf': utf8('a: 1\r\nb: 2\r\n'),
+  'cr-mixed': utf8('a:\r\n  b: 1\r  c: 2\n'),
+  'nel': utf8('a: 1\u0085b: 2\n'),
+  'line-separator': utf8('a: 1\u2028b: 2\n'),
+  'paragraph-separator': utf8('a: 1\u2029b:\u2029  c: 3\n'),
+  // directives
+  'yaml-1.1': utf8('%YAML 1.1\n---\na: 1\n'),
+  'yaml-1.2': utf8('%YAML 1.2\n---\na: 1\n'),
+  'yaml-1.0': utf8('%YAML 1.0\n---\na: 1\n'),
+  'yaml-2.0': utf8('%YAML 2.0\n---\na: 1\n'),
+  'tag-directive': utf8('%TAG ! tag:example.com,2000:\n---\na: !foo 1\n'),
+  // escapes
+  'escape-slash': utf8('a: "x\\/y"\n'),
+  'escape-slash-in-json': utf8('{"a": "x\\/y"}\n'),
+  'escape-slash-single-quoted': utf8("a: 'x\\/y'\n"),
+  'escape-lone-high-surrogate': utf8('a: "\\ud800"\n'),
+  'escape-lone-low-surrogate': utf8('a: "\\uDC00"\n'),
+  'escape-surrogate-pair': utf8('a: "\\ud83d\\ude00"\n'),
+  'escape-surrogate-in-json': utf8('{"a": "\\ud83d\\ude00"}\n'),
+  'escape-long-surrogate': utf8('a: "\\U0000D800"\n'),
+  'escape-beyond-unicode': utf8('a: "\\U00110000"\n'),
+  'escape-others': utf8('a: "\\U0001F600 \\x41 \\N \\_ \\L \\P \\e \\0 \\a \\\\/"\n'),
+  // tags
+  'omap': utf8('!!omap\n- a: 1\n- b: 2\n'),
+  'omap-nested': utf8('x: !!omap\n  - a: 1\n  - b: 2\n'),
+  'omap-flow': utf8('a: !!omap [x: 1, y: 2]\nb: !!omap []\nc: !!omap {x: 1}\n'),
+  'omap-two-keys': utf8('!!omap\n- a: 1\n  b: 2\n- c\n'),
+  'pairs': utf8('a: !!pairs [a: 1, b: 2]\n'),
+  'set': utf8('a: !!set {x, y}\n'),
+  // duplicate keys (sigs.k8s.io/yaml's UnmarshalStrict refuses them; kubectl reads manifests so)
+  'dup-top': utf8('a: 1\nb: 2\na: 3\n'),
+  'dup-nested': utf8('a:\n  x: 1\n  z: 2\n  x: 3\n'),
+  'dup-same-value': utf8('b: 1\nb: 1\n'),
+  'dup-flow': utf8('x:\n  - {a: 1, a: 2}\n'),
+  'dup-map-value': utf8('a: 1\nb:\n  c: 2\nb: 3\n'),
+  'dup-quoted': utf8('"a": 1\na: 2\n'),
+  'dup-after-alias': utf8('a: &x 1\nb: *x\na: 2\n'),
+  'dup-json': utf8('{"a": 1, "b": 2, "a": 3}\n'),
+  'dup-json-compact-nested': utf8('{"items":[{"x":1},{"x":1,"y":2,"y":3}]}\n'),
+  'json-value-starting-with-colon': utf8('{"a":":x","b":{"c":"d:"}}\n'),
+  // merges: a key written beside a merge overrides it, as yaml.v2's Unmarshal has it
+  'merge-then-key': utf8('<<: {a: 1}\na: 2\n'),
+  'key-then-merge': utf8('a: 1\n<<: {a: 2}\n'),
+  'merge-inline': utf8('<<: {a: 1}\n'),
+};
+
+for (const f of readdirSync(here)) if (f.endsWith('.yaml')) rmSync(here + f);
+for (const [name, b] of Object.entries(cases)) writeFileSync(`${here}${name}.yaml`, b);
