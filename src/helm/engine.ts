@@ -79,7 +79,10 @@ function templateError(e: unknown, files: Map<string, Renderable>, fallback: str
     const r = files.get(e.templateName);
     const file = r ? r.file : fallback;
     // Go's message starts "template: NAME:LINE:COL: "; the file position replaces it
-    const msg = e.message.replace(/^template: [^\s]*?:\d+(:\d+)?: /, '');
+    let msg = e.message.replace(/^template: [^\s]*?:\d+(:\d+)?: /, '');
+    // fail and required: Helm shows the chart's own message alone
+    const own = /error calling (?:fail|required): ([^]*)$/.exec(msg);
+    if (own) msg = `execution error: ${own[1]}`;
     return new InputError(e instanceof ParseError ? `parse error: ${msg}` : msg, file, e.line || undefined, e.line ? Math.max(1, e.col) : undefined);
   }
   if (e instanceof InputError) return e;

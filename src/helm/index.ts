@@ -29,6 +29,8 @@ export { validateAgainstSchema } from './schema.js';
 export { readTgz } from './tar.js';
 
 export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, ReleaseOptions {
+  /** Values under everything the user gives (an IstioOperator's, say): the -f files merge over them. */
+  baseValues?: GoMap;
   /** -f files, merged left to right. */
   valuesFiles?: string[];
   /** Values given as data, merged after the files (before --set). */
@@ -71,7 +73,7 @@ function readText(file: string): string {
 
 /** The user's values: files, then data, then --set and --set-string. */
 export function userValues(opts: ChartRenderOptions): GoMap {
-  let v = newMap();
+  let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
   for (const f of opts.valuesFiles ?? []) v = mergeMaps(v, readValuesText(readText(f), f));
   if (opts.values) v = mergeMaps(v, opts.values);
   for (const s of opts.set ?? []) v = applyHelmSet(v, s, false);

@@ -11,7 +11,12 @@ export function filepathMatch(pattern: string, name: string): boolean {
 const cache = new Map<string, RegExp | undefined>();
 
 function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? '\\' + c : c;
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? '\\' + c : c;
+}
+
+/** Inside a class '-' is special too. */
+function escapeClass(c: string): string {
+  return c === '-' ? '\\-' : escapeRe(c);
 }
 
 /** A bracket class at pattern[i] ('[' included): its regular expression and where it ends. */
@@ -45,8 +50,8 @@ function charClass(pattern: string, i: number, notSep: boolean): { re: string; e
         j++;
       }
       if (hi < lo) return undefined;
-      body += escapeRe(lo) + '-' + escapeRe(hi);
-    } else body += escapeRe(lo);
+      body += escapeClass(lo) + '-' + escapeClass(hi);
+    } else body += escapeClass(lo);
   }
   const sep = notSep ? '/' : '';
   return { re: neg ? `[^${body}${sep}]` : `(?!/)[${body}]`, end: j + 1 };
