@@ -95,6 +95,9 @@ export function renderChart(source: Chart | string, opts: ChartRenderOptions = {
   const loaded = typeof source === 'string' ? loadChart(source) : source;
   const chart = cloneChart(loaded);
   if (opts.kubeVersion !== undefined && !parseKubeVersion(opts.kubeVersion)) throw new InputError(`invalid kube version "${opts.kubeVersion}"`);
+  // helm template refuses a chart whose Chart.yaml lists a dependency charts/ does not hold
+  const missing = chart.dependenciesMeta.filter((r) => !chart.dependencies.some((d) => d.name === r.name)).map((r) => r.name);
+  if (missing.length > 0) throw new InputError(`found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}`, `${chart.location}/Chart.yaml`);
   const user = userValues(opts);
   const warn = opts.warn ?? (() => {});
   processDependencies(chart, user, warn);
