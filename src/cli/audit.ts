@@ -20,6 +20,7 @@ import {
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
 import { collect } from './options.js';
+import { chartConfigMaps } from '../istio/fromchart.js';
 
 interface AuditFlags {
   file: string[];
@@ -27,6 +28,11 @@ interface AuditFlags {
   mesh?: string;
   values?: string;
   injectorConfigmap?: string;
+  chart?: string;
+  chartValues?: string[];
+  chartSet?: string[];
+  chartSetString?: string[];
+  iop?: string;
   kubeVersion?: string;
   nativeSidecars?: boolean | string;
   output: 'text' | 'json' | 'sarif';
@@ -78,6 +84,11 @@ export function auditCommand(program: Command): Command {
     .option('--mesh <path>', 'mesh config: the istio ConfigMap, an IstioOperator, or the mesh config itself')
     .option('--values <path>', 'injector values: a values file, an IstioOperator, or the injector ConfigMap')
     .option('--injector-configmap <path>', 'the istio-sidecar-injector ConfigMap (template and values)')
+    .option('--chart <chart>', 'an istiod Helm chart (directory or .tgz): its rendered injector and mesh ConfigMaps are used')
+    .option('--chart-values <file>', 'values file for --chart, Helm -f style (repeatable)', collect, [] as string[])
+    .option('--chart-set <key=value>', 'set a value of --chart, Helm --set style (repeatable)', collect, [] as string[])
+    .option('--chart-set-string <key=value>', 'set a value of --chart as a string (repeatable)', collect, [] as string[])
+    .option('--iop <file>', 'an IstioOperator file for --chart: spec.values, spec.meshConfig, spec.profile as istioctl maps them')
     .option('--kube-version <version>', 'the cluster\'s Kubernetes version, e.g. 1.28 (native sidecars need 1.29)')
     .option('--native-sidecars [mode]', 'istiod\'s ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (default: the values and --kube-version decide)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
@@ -109,15 +120,27 @@ function runAudit(flags: AuditFlags): number {
   }
   try {
     const files = flags.file.length ? flags.file : process.stdin.isTTY ? [] : ['-'];
-    if (files.length === 0 && !flags.injectorConfigmap && !flags.values && !flags.mesh) {
-      throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--values');
+    if (files.length === 0 && !flags.injectorConfigmap && !flags.chart && !flags.values && !flags.mesh) {
+      throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--chart/--values');
     }
+    if (flags.chart && flags.injectorConfigmap) throw new InputError('give --chart or --injector-configmap, not both');
+    if (flags.iop && !flags.chart) throw new InputError('--iop maps an IstioOperator onto a chart: give --chart CHART too');
+    const chart = flags.chart
+      ? chartConfigMaps({
+          chart: flags.chart,
+          values: flags.chartValues ?? [],
+          set: flags.chartSet ?? [],
+          setString: flags.chartSetString ?? [],
+          ...(flags.iop ? { iop: flags.iop } : {}),
+          ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
+        })
+      : undefined;
     const inputs = files.map((f) => readInput(f));
     const showProgress = flags.progress !== false;
     const opts: AuditOptions = {
-      mesh: flags.mesh ? readInput(flags.mesh) : undefined,
+      mesh: flags.mesh ? readInput(flags.mesh) : chart?.mesh,
       values: flags.values ? readInput(flags.values) : undefined,
-      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap) : undefined,
+      injectorConfigMap: flags.injectorConfigmap ? readInput(flags.injectorConfigmap) : chart?.injector,
       kubeVersion: flags.kubeVersion,
       nativeSidecars: nativeSidecarsFlag(flags.nativeSidecars),
       inject: flags.model ? null : undefined,

@@ -11,11 +11,17 @@ import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { renderStream, type NativeSidecarsMode, type RenderRequest } from '../istio/render.js';
 import { parseIstioVersion } from '../istio/version.js';
+import type { ChartSource } from '../istio/fromchart.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 
 interface RenderFlags extends LimitFlags {
   injectorConfigmap?: string;
+  chart?: string;
+  chartValues?: string[];
+  chartSet?: string[];
+  chartSetString?: string[];
+  iop?: string;
   injectConfigFile?: string;
   template?: string;
   values?: string;
@@ -62,7 +68,8 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
   const values = pick(flags.values, flags.valuesFileIstioctl, '--values and --valuesFile');
   const mesh = pick(flags.mesh, flags.meshConfigFile, '--mesh and --meshConfigFile');
   if (!flags.filename) throw new Error('render: give the workloads with -f FILE (or -f - for stdin)');
-  if (!injectorConfigMap && !flags.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
+  if (!injectorConfigMap && !flags.template && !flags.chart) throw new Error('render: give --injector-configmap FILE, --chart CHART, or --template FILE --values FILE');
+  if (flags.iop && !flags.chart) throw new Error('render: --iop maps an IstioOperator onto a chart: give --chart CHART too');
   const req: RenderRequest = {
     workloads: flags.filename,
     valuesFiles: flags.valuesFile,
@@ -72,6 +79,8 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
     env: parseEnv(flags.env),
   };
   if (injectorConfigMap) req.injectorConfigMap = injectorConfigMap;
+  const chart = chartSourceFromFlags(flags);
+  if (chart) req.chart = chart;
   if (flags.template) req.template = flags.template;
   if (values) req.values = values;
   if (mesh) req.mesh = mesh;
@@ -85,6 +94,29 @@ export function requestFromFlags(flags: RenderFlags): RenderRequest {
     req.kubeVersion = flags.kubeVersion;
   }
   return req;
+}
+
+/** --chart with its values flags, shared by render, audit and golden's command line. */
+export function chartSourceFromFlags(flags: { chart?: string; chartValues?: string[]; chartSet?: string[]; chartSetString?: string[]; iop?: string; kubeVersion?: string }): ChartSource | undefined {
+  if (!flags.chart) return undefined;
+  return {
+    chart: flags.chart,
+    values: flags.chartValues ?? [],
+    set: flags.chartSet ?? [],
+    setString: flags.chartSetString ?? [],
+    ...(flags.iop ? { iop: flags.iop } : {}),
+    ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
+  };
+}
+
+/** The --chart flags, for any command that takes an injector ConfigMap. */
+export function addChartOptions(cmd: Command): Command {
+  return cmd
+    .option('--chart <chart>', 'an istiod Helm chart (directory or .tgz): its rendered injector and mesh ConfigMaps are used')
+    .option('--chart-values <file>', 'values file for --chart, Helm -f style (repeatable)', collect, [] as string[])
+    .option('--chart-set <key=value>', 'set a value of --chart, Helm --set style (repeatable)', collect, [] as string[])
+    .option('--chart-set-string <key=value>', 'set a value of --chart as a string (repeatable)', collect, [] as string[])
+    .option('--iop <file>', 'an IstioOperator file for --chart: spec.values, spec.meshConfig, spec.profile as istioctl maps them');
 }
 
 export function renderCommand(program: Command): void {
@@ -122,6 +154,7 @@ export function renderCommand(program: Command): void {
     )
     .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
     .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[]);
+  addChartOptions(cmd);
   addLimitOptions(cmd).addHelpText(
     'after',
     `

@@ -12,6 +12,9 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   if (c.workloads === '-') throw new Error(`case "${c.name}" (${c.declaredAt}): workloads cannot be stdin in a matrix`);
   const req: RenderRequest = { workloads: c.workloads };
   if (c.injectorConfigMap) req.injectorConfigMap = c.injectorConfigMap;
+  if (c.chart) {
+    req.chart = { chart: c.chart, values: c.chartValues ?? [], set: c.chartSet ?? [], setString: c.chartSetString ?? [], ...(c.iop ? { iop: c.iop } : {}), ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}) };
+  }
   if (c.template) req.template = c.template;
   if (c.values) req.values = c.values;
   if (c.valuesFiles) req.valuesFiles = c.valuesFiles;

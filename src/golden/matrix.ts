@@ -25,6 +25,12 @@ import { matrixSchema } from './schema.js';
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
 export interface CaseSpec {
   injectorConfigMap?: string;
+  /** An istiod chart instead of a ConfigMap, with its values files, sets and IstioOperator. */
+  chart?: string;
+  chartValues?: string[];
+  chartSet?: string[];
+  chartSetString?: string[];
+  iop?: string;
   template?: string;
   values?: string;
   valuesFiles?: string[];
@@ -69,8 +75,8 @@ export class MatrixError extends Error {
   }
 }
 
-const PATH_FIELDS = ['injectorConfigMap', 'template', 'values', 'mesh', 'workloads'] as const;
-const LIST_FIELDS = ['valuesFiles', 'set', 'setString'] as const;
+const PATH_FIELDS = ['injectorConfigMap', 'chart', 'iop', 'template', 'values', 'mesh', 'workloads'] as const;
+const LIST_FIELDS = ['valuesFiles', 'set', 'setString', 'chartValues', 'chartSet', 'chartSetString'] as const;
 
 let validate: ReturnType<Ajv['compile']> | undefined;
 
@@ -105,6 +111,7 @@ function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
     if (v !== undefined && v !== '-') out[f] = path.resolve(baseDir, v);
   }
   if (out.valuesFiles) out.valuesFiles = out.valuesFiles.map((v) => path.resolve(baseDir, v));
+  if (out.chartValues) out.chartValues = out.chartValues.map((v) => path.resolve(baseDir, v));
   return out;
 }
 

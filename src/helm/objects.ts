@@ -6,7 +6,6 @@
 import * as path from 'node:path';
 import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../template/value.js';
 import { helmToYaml } from '../yaml/emit.js';
-import { jsonShaped } from '../istio/render.js';
 import type { Json } from '../istio/merge.js';
 import { globRegExp } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
@@ -64,12 +63,17 @@ class ChartData extends RecordStruct {
 function asGo(v: Json | undefined, t: GoType): GoValue {
   if (v === undefined || v === null) return undefined;
   if (t === SLICE_STRING && Array.isArray(v)) return withType(v.map((x) => (typeof x === 'string' ? x : String(x))), SLICE_STRING);
-  if (t.kind === 'map' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+  if (t.kind === 'map' && typeof v === 'object' && !Array.isArray(v)) {
     const m = newMap();
     for (const [k, x] of Object.entries(v)) m[k] = typeof x === 'string' ? x : String(x);
     return withType(m, t);
   }
-  if (Array.isArray(v)) return withType(jsonShaped(v) as GoValue[], SLICE_IFACE);
+  if (Array.isArray(v)) return withType(v.map((x) => asGo(x, T.iface) ?? null), SLICE_IFACE);
+  if (typeof v === 'object') {
+    const m = newMap();
+    for (const [k, x] of Object.entries(v)) m[k] = asGo(x, T.iface) ?? null;
+    return m;
+  }
   return v as GoValue;
 }
 

@@ -11,6 +11,7 @@
 //                                          values, mesh config and each pod's proxy.istio.io/config are
 //                                          validated (validate.ts): warnings in messages, errors fail
 
+import { injectorInputsFromChart, type ChartSource } from './fromchart.js';
 import { readFileSync } from 'node:fs';
 import { yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
@@ -672,6 +673,8 @@ export function parseTemplateOutput(text: string, name: string): JsonObject {
 
 export interface RenderRequest extends RenderOptions {
   injectorConfigMap?: string;
+  /** An istiod chart (with its values) instead of an exported ConfigMap: its injector and mesh ConfigMaps are used. */
+  chart?: ChartSource;
   template?: string;
   values?: string;
   valuesFiles?: string[];
@@ -753,7 +756,18 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       },
       warnings,
     );
-  if (req.injectorConfigMap) {
+  let chartMesh: { name: string; text: string } | undefined;
+  if (req.chart) {
+    if (req.injectorConfigMap || req.template) throw new InputError('give --chart, --injector-configmap or --template, only one');
+    const fromChart = injectorInputsFromChart(req.chart);
+    config = fromChart.config;
+    chartMesh = fromChart.mesh;
+    if (req.values) values = valuesFile(req.values);
+    else {
+      values = fromChart.values;
+      checked(validateValues(fromChart.values, fromChart.valuesDoc), warnings);
+    }
+  } else if (req.injectorConfigMap) {
     if (req.template) throw new InputError('give --injector-configmap or --template, not both');
     const file = req.injectorConfigMap;
     const { cm, valuesProblems } = cachedInput(
@@ -780,7 +794,7 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       warnings.push(`${file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
     }
   } else {
-    throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
+    throw new InputError('give --injector-configmap FILE, --chart CHART, or --template FILE with --values FILE');
   }
   for (const f of req.valuesFiles ?? []) values = mergeValues(values, valuesFile(f));
   try {
@@ -789,23 +803,23 @@ export function renderInputs(req: RenderRequest): RenderInputs {
   } catch (e) {
     throw new InputError(`--set: ${firstLine(e)}`);
   }
+  const meshFrom = (file: string) => (text: string) => {
+    const doc = loadMeshDocument(text, file);
+    if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
+    if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
+    // fields of any release are known: the per-release field lists are the model's, not the protos'
+    return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
+  };
   let mesh = Object.create(null) as JsonObject;
-  if (req.mesh) {
-    const file = req.mesh;
-    mesh = cachedInput(
-      'mesh',
-      file,
-      (text) => {
-        const doc = loadMeshDocument(text, file);
-        if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
-        if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
-        // fields of any release are known: the per-release field lists are the model's, not the protos'
-        return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
-      },
-      warnings,
-    );
+  let meshOrigin = req.mesh;
+  if (req.mesh) mesh = cachedInput('mesh', req.mesh, meshFrom(req.mesh), warnings);
+  else if (chartMesh) {
+    const m = meshFrom(chartMesh.name)(chartMesh.text);
+    checked(m.problems, warnings);
+    mesh = m.value;
+    meshOrigin = chartMesh.name;
   }
-  return { config, values, mesh, ...(req.mesh ? { meshOrigin: req.mesh } : {}), warnings };
+  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), warnings };
 }
 
 /** One step of a streamed render: text for the output, or a line for stderr, or a workload's result. */
