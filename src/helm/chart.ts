@@ -49,6 +49,8 @@ export interface Chart {
 }
 
 const MAX_FILES = 10_000;
+/** Subcharts nest at most this deep (an archive can nest archives without end). */
+export const MAX_CHART_DEPTH = 32;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Load a chart directory or archive. */
@@ -72,7 +74,7 @@ function readBytes(file: string): Buffer {
 }
 
 /** A chart archive: every entry lives under one top directory, which is dropped. */
-export function loadArchive(gz: Buffer, label: string): Chart {
+export function loadArchive(gz: Buffer, label: string, depth = 0): Chart {
   let entries: TarEntry[];
   try {
     entries = readTgz(gz);
@@ -96,7 +98,7 @@ export function loadArchive(gz: Buffer, label: string): Chart {
     if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
   }
   if (files.length === 0) throw new InputError('no files in chart archive', label);
-  return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''));
+  return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''), depth);
 }
 
 function stripBom(b: Buffer): Buffer {
@@ -250,7 +252,8 @@ function dependencyList(doc: LoadedDocument, list: Json | undefined, key: string
 }
 
 /** LoadFiles: sort the files of one chart into its parts. */
-export function loadFiles(files: ChartFile[], location: string): Chart {
+export function loadFiles(files: ChartFile[], location: string, depth = 0): Chart {
+  if (depth > MAX_CHART_DEPTH) throw new InputError(`subcharts nest more than ${MAX_CHART_DEPTH} deep`, location);
   let metadata: JsonObject | undefined;
   let metaDoc: LoadedDocument | undefined;
   let requirements: { doc: LoadedDocument; list: Json | undefined } | undefined;
@@ -314,12 +317,12 @@ export function loadFiles(files: ChartFile[], location: string): Chart {
     if (cname.endsWith('.tgz')) {
       const f = sub[0]!;
       if (f.name !== cname) throw new InputError(`error unpacking subchart tar in ${chart.name}: expected ${cname}, got ${f.name}`, location);
-      sc = loadArchive(f.data, `${location}/charts/${cname}`);
+      sc = loadArchive(f.data, `${location}/charts/${cname}`, depth + 1);
     } else {
       const inner = sub.filter((f) => f.name.includes('/')).map((f) => ({ name: f.name.slice(f.name.indexOf('/') + 1), data: f.data }));
       // a file directly in charts/ that is not an archive is not a chart
       if (inner.length === 0) continue;
-      sc = loadFiles(inner, `${location}/charts/${cname}`);
+      sc = loadFiles(inner, `${location}/charts/${cname}`, depth + 1);
     }
     sc.parent = chart;
     chart.dependencies.push(sc);

@@ -268,6 +268,19 @@ describe('bad charts: one line, with the file and position', () => {
     expect(r.stdout).toBe(render().text);
   });
 
+  it('subcharts nested without end are refused; a __proto__ key in values is only a key', () => {
+    let rel = '';
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      files[`${rel}Chart.yaml`] = `apiVersion: v2\nname: c${i}\nversion: 1.0.0\n`;
+      rel += `charts/c${i + 1}/`;
+    }
+    expect(() => renderChart(chartDir(files))).toThrow(/subcharts nest more than 32 deep/);
+    const r = renderChart(chartDir({ ...ok, 'values.yaml': '__proto__:\n  polluted: true\n', 'templates/x.yaml': 'p: {{ index .Values "__proto__" "polluted" }}\n' }));
+    expect(r.text).toContain('p: true');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('a .tgz with a path outside its directory is refused', () => {
     const tgz = join(tmp, 'evil.tgz');
     writeFileSync(tgz, packChart(shop, 'shop/../..'));
