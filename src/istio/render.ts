@@ -675,6 +675,8 @@ export interface RenderRequest extends RenderOptions {
   injectorConfigMap?: string;
   /** An istiod chart (with its values) instead of an exported ConfigMap: its injector and mesh ConfigMaps are used. */
   chart?: ChartSource;
+  /** Mesh config given as text (an `istio` ConfigMap or MeshConfig YAML), used when `mesh` is not given. */
+  meshInput?: { name: string; text: string };
   template?: string;
   values?: string;
   valuesFiles?: string[];
@@ -813,11 +815,12 @@ export function renderInputs(req: RenderRequest): RenderInputs {
   let mesh = Object.create(null) as JsonObject;
   let meshOrigin = req.mesh;
   if (req.mesh) mesh = cachedInput('mesh', req.mesh, meshFrom(req.mesh), warnings);
-  else if (chartMesh) {
-    const m = meshFrom(chartMesh.name)(chartMesh.text);
+  else if (chartMesh ?? req.meshInput) {
+    const given = (chartMesh ?? req.meshInput)!;
+    const m = meshFrom(given.name)(given.text);
     checked(m.problems, warnings);
     mesh = m.value;
-    meshOrigin = chartMesh.name;
+    meshOrigin = given.name;
   }
   return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), warnings };
 }

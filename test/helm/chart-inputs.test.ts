@@ -22,57 +22,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-chart-inputs-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // A chart of our own that renders an injector and a mesh ConfigMap, per revision, as istiod's does.
-function miniIstiod(): string {
-  const dir = join(tmp, 'mini-istiod');
-  const files: Record<string, string> = {
-    'Chart.yaml': 'apiVersion: v2\nname: mini-istiod\nversion: 0.1.0\n',
-    'values.yaml': 'revision: ""\nglobal:\n  proxy:\n    image: proxyv2\n    holdApplicationUntilProxyStarts: false\nmeshConfig:\n  defaultConfig:\n    drainDuration: 45s\n',
-    'files/sidecar.yaml': [
-      'spec:',
-      '  containers:',
-      '  - name: istio-proxy',
-      '    image: {{ .Values.global.proxy.image }}',
-      '    {{- if .Values.global.proxy.holdApplicationUntilProxyStarts }}',
-      '    lifecycle:',
-      '      postStart:',
-      '        exec:',
-      '          command: [pilot-agent, wait]',
-      '    {{- end }}',
-      '',
-    ].join('\n'),
-    'templates/injector.yaml': [
-      'apiVersion: v1',
-      'kind: ConfigMap',
-      'metadata:',
-      '  name: istio-sidecar-injector{{ if .Values.revision }}-{{ .Values.revision }}{{ end }}',
-      'data:',
-      '  values: |-',
-      '{{ pick .Values "global" "revision" | toPrettyJson | indent 4 }}',
-      '  config: |-',
-      '    policy: enabled',
-      '    templates:',
-      '      sidecar: |',
-      '{{ .Files.Get "files/sidecar.yaml" | indent 8 }}',
-      '',
-    ].join('\n'),
-    'templates/mesh.yaml': [
-      'apiVersion: v1',
-      'kind: ConfigMap',
-      'metadata:',
-      '  name: istio{{ if .Values.revision }}-{{ .Values.revision }}{{ end }}',
-      'data:',
-      '  mesh: |-',
-      '{{ toYaml .Values.meshConfig | indent 4 }}',
-      '',
-    ].join('\n'),
-  };
-  for (const [name, text] of Object.entries(files)) {
-    const p = join(dir, name);
-    mkdirSync(join(p, '..'), { recursive: true });
-    writeFileSync(p, text);
-  }
-  return dir;
-}
+const miniIstiod = (): string => join(fixtures, 'mini-istiod');
 
 describe('--chart with a chart of our own', () => {
   const chart = miniIstiod();
