@@ -338,3 +338,13 @@ export function chartFullPath(c: Chart): string {
 export function isLibrary(c: Chart): boolean {
   return c.metadata.type === 'library';
 }
+
+/** A copy of the chart tree (its own dependency lists, parents pointing into the copy; files shared):
+ *  enabling dependencies and aliasing change the copy, never the loaded chart. */
+export function cloneChart(c: Chart, parent?: Chart): Chart {
+  const copy: Chart = { ...c, metadata: { ...c.metadata }, dependenciesMeta: c.dependenciesMeta.map((d) => ({ ...d, tags: [...d.tags] })), dependencies: [] };
+  if (parent) copy.parent = parent;
+  else delete copy.parent;
+  copy.dependencies = c.dependencies.map((d) => cloneChart(d, copy));
+  return copy;
+}

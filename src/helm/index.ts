@@ -13,9 +13,10 @@ import { readFileSync } from 'node:fs';
 import type { GoMap, GoValue } from '../template/value.js';
 import { newMap } from '../template/value.js';
 import { InputError } from '../yaml/load.js';
-import { chartFullPath, loadChart, type Chart } from './chart.js';
+import { chartFullPath, cloneChart, loadChart, type Chart } from './chart.js';
+import { isCompatibleRange } from '../funcs/sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
-import { capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
+import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
 import { showOnly, sortManifests, templateOutput, type CrdFile, type Hook, type Manifest } from './manifests.js';
 import { applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, readValuesText, type Warn } from './values.js';
 import { validateAgainstSchema } from './schema.js';
@@ -55,14 +56,6 @@ export interface ChartRender {
   chart: Chart;
 }
 
-/** A shallow copy of the chart tree: enabling dependencies prunes the copy, never the loaded chart. */
-function cloneChart(c: Chart, parent?: Chart): Chart {
-  const copy: Chart = { ...c, dependenciesMeta: c.dependenciesMeta.map((d) => ({ ...d, tags: [...d.tags] })), dependencies: [] };
-  if (parent) copy.parent = parent;
-  copy.dependencies = c.dependencies.map((d) => cloneChart(d, copy));
-  return copy;
-}
-
 function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -98,6 +91,11 @@ export function renderChart(source: Chart | string, opts: ChartRenderOptions = {
   // helm template refuses a chart whose Chart.yaml lists a dependency charts/ does not hold
   const missing = chart.dependenciesMeta.filter((r) => !chart.dependencies.some((d) => d.name === r.name)).map((r) => r.name);
   if (missing.length > 0) throw new InputError(`found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}`, `${chart.location}/Chart.yaml`);
+  const kubeVersion = parseKubeVersion(opts.kubeVersion ?? DEFAULT_KUBE_VERSION)!.version;
+  const wants = chart.metadata.kubeVersion;
+  if (typeof wants === 'string' && wants !== '' && !isCompatibleRange(wants, kubeVersion)) {
+    throw new InputError(`chart requires kubeVersion: ${wants} which is incompatible with Kubernetes ${kubeVersion}`, `${chart.location}/Chart.yaml`);
+  }
   const user = userValues(opts);
   const warn = opts.warn ?? (() => {});
   processDependencies(chart, user, warn);

@@ -15,7 +15,8 @@ import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../template/v
 import { loadYamlDocument, InputError } from '../yaml/load.js';
 import { applySet, SetValuesError } from '../istio/setvalues.js';
 import type { Json, JsonObject } from '../istio/merge.js';
-import type { Chart, ChartDependency } from './chart.js';
+import { cloneChart, type Chart, type ChartDependency } from './chart.js';
+import { isCompatibleRange } from '../funcs/sprig/semver.js';
 
 const GLOBAL = 'global';
 
@@ -229,17 +230,18 @@ function processConditions(reqs: ChartDependency[], cvals: GoMap, cpath: string,
 /** processDependencyEnabled: aliases applied, disabled subcharts removed (recursively). */
 export function processDependencies(c: Chart, user: GoMap, warn: Warn = () => {}, cpath = ''): void {
   if (c.dependenciesMeta.length === 0) return;
-  const kept: Chart[] = [];
-  const listed = new Set(c.dependenciesMeta.map((r) => r.name));
-  // subcharts in charts/ that Chart.yaml does not list are always kept
-  for (const d of c.dependencies) if (!listed.has(d.name)) kept.push(d);
+  const compatible = (d: Chart, r: ChartDependency): boolean => d.name === r.name && isCompatibleRange(r.version, typeof d.metadata.version === 'string' ? d.metadata.version : '');
+  // subcharts in charts/ that Chart.yaml does not list (in a version it accepts) are always kept
+  const kept: Chart[] = c.dependencies.filter((d) => !c.dependenciesMeta.some((r) => compatible(d, r)));
   for (const r of c.dependenciesMeta) {
-    const found = c.dependencies.find((d) => d.name === r.name);
+    const found = c.dependencies.find((d) => compatible(d, r));
     if (found) {
+      const copy = cloneChart(found, c);
       if (r.alias) {
-        const copy: Chart = { ...found, name: r.alias, metadata: { ...found.metadata, name: r.alias } };
-        kept.push(copy);
-      } else if (!kept.includes(found)) kept.push(found);
+        copy.name = r.alias;
+        copy.metadata.name = r.alias;
+      }
+      kept.push(copy);
     }
     if (r.alias) r.name = r.alias;
   }

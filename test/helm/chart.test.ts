@@ -87,6 +87,30 @@ describe('the shop chart', () => {
     expect(render().text).not.toContain('charts/metrics/');
   });
 
+  it('aliases: one subchart listed twice under two names, each with its own values and # Source path', () => {
+    const dir = join(tmp, 'shop-aliases');
+    cpSync(shop, dir, { recursive: true });
+    const chartYaml = readFileSync(join(dir, 'Chart.yaml'), 'utf8').replace(
+      '  - name: cache\n    version: 0.1.0\n    condition: cache.enabled\n',
+      '  - name: cache\n    version: ~0.1.0\n    alias: hot\n  - name: cache\n    version: ">=0.1.0"\n    alias: cold\n',
+    );
+    writeFileSync(join(dir, 'Chart.yaml'), chartYaml);
+    const text = render({ set: ['hot.size=5', 'cold.size=7'] }, dir).text;
+    expect(sources(text).filter((s) => s!.includes('/charts/'))).toEqual(['shop/charts/cold/templates/statefulset.yaml', 'shop/charts/hot/templates/statefulset.yaml']);
+    expect(docs(text).filter((d) => d.kind === 'StatefulSet').map((d) => d.spec.replicas)).toEqual([7, 5]);
+  });
+
+  it('an alias needs a version the subchart meets (else it stays under its own name); kubeVersion is enforced', () => {
+    const dir = join(tmp, 'shop-versions');
+    cpSync(shop, dir, { recursive: true });
+    writeFileSync(join(dir, 'Chart.yaml'), readFileSync(join(dir, 'Chart.yaml'), 'utf8').replace('version: 0.1.0\n    condition', 'version: ^2.0.0\n    alias: hot\n    condition').replace('appVersion: "2.0"\n', 'appVersion: "2.0"\nkubeVersion: ">=1.30.0-0"\n'));
+    const text = render({}, dir).text;
+    expect(text).toContain('# Source: shop/charts/cache/templates/statefulset.yaml');
+    expect(text).not.toContain('charts/hot/');
+    expect(() => render({ kubeVersion: '1.29' }, dir)).toThrow(/Chart\.yaml: chart requires kubeVersion: >=1\.30\.0-0 which is incompatible with Kubernetes v1\.29\.0/);
+    expect(render({ kubeVersion: '1.30' }, dir).text).toContain('value: "v1.30.0"');
+  });
+
   it('a listed dependency missing from charts/ is an error', () => {
     const dir = join(tmp, 'shop-missing');
     cpSync(shop, dir, { recursive: true });
