@@ -5,7 +5,6 @@
 // what the templates after it see. Istio's charts rely on both (zzz_profile.yaml runs first).
 
 import { ExecError, ParseError, Template, type ExecLimits } from '../template/index.js';
-import { LimitError } from '../template/index.js';
 import { isMap, newMap, type GoMap, type GoValue } from '../template/value.js';
 import { helmFuncs } from '../funcs/helm.js';
 import { InputError } from '../yaml/load.js';
@@ -117,7 +116,6 @@ export function renderTemplates(chart: Chart, top: GoMap, opts: EngineOptions = 
     try {
       out = root.executeTemplate(name, r.vals as GoValue, limits);
     } catch (e) {
-      if (e instanceof LimitError) throw templateError(e, tpls, r.file);
       throw templateError(e, tpls, r.file);
     }
     rendered.set(name, out.split('<no value>').join(''));

@@ -18,11 +18,11 @@ import { isCompatibleRange } from '../funcs/sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
 import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
 import { showOnly, sortManifests, templateOutput, type CrdFile, type Hook, type Manifest } from './manifests.js';
-import { applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, readValuesText, type Warn } from './values.js';
+import { applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
 import { validateAgainstSchema } from './schema.js';
 
 export { loadChart, loadArchive, loadFiles, chartFullPath, type Chart, type ChartFile, type ChartDependency } from './chart.js';
-export { coalesceChartValues, mergeMaps, applyHelmSet, processDependencies, readValuesText } from './values.js';
+export { coalesceChartValues, mergeMaps, applyHelmSet, processDependencies, processImportValues, readValuesText } from './values.js';
 export { sortManifests, splitManifests, templateOutput, showOnly, INSTALL_ORDER, type Manifest, type Hook } from './manifests.js';
 export { renderTemplates, templateOrder } from './engine.js';
 export { DEFAULT_KUBE_VERSION, DEFAULT_API_VERSIONS, parseKubeVersion } from './objects.js';
@@ -99,6 +99,7 @@ export function renderChart(source: Chart | string, opts: ChartRenderOptions = {
   const user = userValues(opts);
   const warn = opts.warn ?? (() => {});
   processDependencies(chart, user, warn);
+  processImportValues(chart, warn);
   const values = coalesceChartValues(chart, user, warn);
   validateAgainstSchema(chart, values);
   const top = newMap();

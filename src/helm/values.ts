@@ -255,3 +255,59 @@ export function processDependencies(c: Chart, user: GoMap, warn: Warn = () => {}
   c.dependenciesMeta = c.dependenciesMeta.filter((r) => !disabled.has(r.name));
   for (const d of c.dependencies) processDependencies(d, cvals, warn, `${cpath}${d.name}.`);
 }
+
+// ---------- dependencies.go: import-values ----------
+
+/** Values.Table: the map at a dotted path, or undefined. */
+function table(v: GoMap, p: string): GoMap | undefined {
+  let cur: GoValue = v;
+  for (const k of p.split('.')) {
+    if (!istable(cur) || !has(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return istable(cur) ? cur : undefined;
+}
+
+/** pathToMap: data placed under a dotted path ("." is the root). */
+function pathToMap(p: string, data: GoMap): GoMap {
+  if (p === '.') return data;
+  const parts = p.split('.').filter((x) => x !== '');
+  let out = data;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const m = newMap();
+    m[parts[i]!] = out;
+    out = m;
+  }
+  return out;
+}
+
+/**
+ * processDependencyImportValues as `helm template` runs it (merging): deepest charts first, each
+ * chart's values become its defaults merged with its subcharts', plus the tables its dependencies'
+ * `import-values` name (`exports.NAME` for a string; `child` into `parent` for a mapping), which the
+ * chart's own values override.
+ */
+export function processImportValues(c: Chart, warn: Warn = () => {}): void {
+  for (const d of c.dependencies) processImportValues(d, warn);
+  if (c.dependenciesMeta.length === 0) return;
+  const cvals = coalesce(c, newMap(), '', true, warn);
+  let b = newMap();
+  for (const r of c.dependenciesMeta) {
+    for (const iv of r.importValues) {
+      if (typeof iv === 'string') {
+        const vm = table(cvals, `${r.name}.exports.${iv}`);
+        if (!vm) warn(`Warning: ImportValues missing table: ${r.name}.exports.${iv}`);
+        else b = coalesceTables(b, copyData(vm) as GoMap, '', true, warn);
+      } else if (istable(iv as GoValue)) {
+        const m = iv as unknown as GoMap;
+        const child = m['child'];
+        const parent = m['parent'];
+        if (typeof child !== 'string' || typeof parent !== 'string') throw new InputError(`import-values of ${r.name}: child and parent must be strings`, c.location);
+        const vv = table(cvals, `${r.name}.${child}`);
+        if (!vv) warn(`Warning: ImportValues missing table from chart ${r.name}: ${r.name}.${child}`);
+        else b = coalesceTables(b, pathToMap(parent, copyData(vv) as GoMap), '', true, warn);
+      }
+    }
+  }
+  c.values = coalesceTables(copyData(cvals) as GoMap, b, '', true, warn);
+}

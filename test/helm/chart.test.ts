@@ -111,6 +111,20 @@ describe('the shop chart', () => {
     expect(render({ kubeVersion: '1.30' }, dir).text).toContain('value: "v1.30.0"');
   });
 
+  it("import-values: a string imports exports.NAME to the root, a mapping child to parent; the parent's own values win", () => {
+    const dir = join(tmp, 'shop-imports');
+    cpSync(shop, dir, { recursive: true });
+    writeFileSync(join(dir, 'charts/metrics/values.yaml'), 'port: 9090\nexports:\n  defaults:\n    scrapeInterval: 30s\n    path: /metrics\n');
+    writeFileSync(join(dir, 'Chart.yaml'), readFileSync(join(dir, 'Chart.yaml'), 'utf8').replace('    tags: [monitoring]\n', '    tags: [monitoring]\n    import-values:\n      - defaults\n      - child: exports.defaults\n        parent: monitoring.scrape\n'));
+    writeFileSync(join(dir, 'values.yaml'), readFileSync(join(dir, 'values.yaml'), 'utf8') + 'path: /own\n');
+    writeFileSync(join(dir, 'templates/imports.yaml'), 'kind: ConfigMap\nmetadata:\n  name: imports\ndata:\n  interval: {{ .Values.scrapeInterval | quote }}\n  path: {{ .Values.path | quote }}\n  nested: {{ dig \"monitoring\" \"scrape\" \"path\" \"\" .Values | quote }}\n');
+    const on = docs(render({ set: ['tags.monitoring=true'] }, dir).text).find((d) => d.metadata?.name === 'imports');
+    expect(on.data).toEqual({ interval: '30s', path: '/own', nested: '/metrics' });
+    // a disabled dependency imports nothing (quote of a missing value prints nothing, as Sprig's)
+    const off = docs(render({}, dir).text).find((d) => d.metadata?.name === 'imports');
+    expect(off.data).toEqual({ interval: null, path: '/own', nested: '' });
+  });
+
   it('a listed dependency missing from charts/ is an error', () => {
     const dir = join(tmp, 'shop-missing');
     cpSync(shop, dir, { recursive: true });
