@@ -24,7 +24,8 @@ export function chartCommand(program: Command): void {
   const cmd = program
     .command('chart')
     .description('render a Helm chart as `helm template` prints it (a chart directory or .tgz)')
-    .argument('<chart>', 'chart directory or archive (.tgz)')
+    .argument('<chart>', 'chart directory or archive (.tgz); with two arguments, as `helm template NAME CHART`, the release name then the chart')
+    .argument('[chart2]')
     .option('-f, --values <file>', 'values file, merged left to right (repeatable)', collect, [] as string[])
     .option('--set <key=value>', 'set values (repeatable): a.b=c, a[0]=x, a={x,y}, null deletes a default', collect, [] as string[])
     .option('--set-string <key=value>', 'set values as strings (repeatable)', collect, [] as string[])
@@ -36,7 +37,10 @@ export function chartCommand(program: Command): void {
     .option('-s, --show-only <template>', 'only the documents of templates matching this path, e.g. templates/configmap.yaml (repeatable)', collect, [] as string[])
     .option('--include-crds', 'print the crds/ files first');
   addLimitOptions(cmd).addHelpText('after', '\nExit codes: 0 rendered; 2 a bad chart, bad values, a template error or a schema violation (one line naming FILE:LINE:COL).\n');
-  cmd.action((chart: string, flags: ChartFlags) => {
+  cmd.action((first: string, second: string | undefined, flags: ChartFlags) => {
+    const chart = second ?? first;
+    if (second !== undefined && flags.name !== undefined) throw new Error('chart: give the release name as an argument or with --name, not both');
+    if (second !== undefined) flags.name = first;
     const r = renderChart(chart, {
       valuesFiles: flags.values,
       ...(flags.iop ? { baseValues: iopValues(readInputText(flags.iop), flags.iop) } : {}),

@@ -96,9 +96,12 @@ export function schemaProblems(c: Chart, values: GoMap): string[] {
     throw new InputError(`invalid JSON: ${(e as Error).message}`, c.schema.file);
   }
   if (schema === null || typeof schema !== 'object') throw new InputError('a schema must be a JSON object', c.schema.file);
+  // Helm reads draft 4 to 7 whatever $schema says; ajv would look the meta-schema up and fail
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  void _ignored;
   let validate;
   try {
-    validate = compiler().compile(schema as object);
+    validate = compiler().compile(rest);
   } catch (e) {
     throw new InputError(`invalid schema: ${(e as Error).message.split('\n')[0]}`, c.schema.file);
   }

@@ -300,10 +300,18 @@ describe('bad charts: one line, with the file and position', () => {
     expect(r.stderr).toMatch(/templates\/x\.yaml:1:\d+: execution error: no/);
   });
 
-  it('the chart command prints what renderChart renders', async () => {
+  it('the chart command prints what renderChart renders; NAME CHART as helm template takes them', async () => {
     const r = await cli('chart', shop, '-n', 'shop', '--name', 'r1');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(render().text);
+    const two = await cli('chart', 'r1', shop, '-n', 'shop');
+    expect(two.stdout).toBe(r.stdout);
+  });
+
+  it('a schema naming draft 2020-12 is still applied (Helm does not look $schema up)', () => {
+    // (not `n`: YAML 1.1, as yaml.v2 reads it, makes that key the boolean false)
+    const dir = chartDir({ ...ok, 'values.yaml': 'count: 1\n', 'values.schema.json': '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"count": {"type": "string"}}}' });
+    expect(() => renderChart(dir)).toThrow(/- count: Invalid type\. Expected: string, given: integer/);
   });
 
   it('subcharts nested without end are refused; a __proto__ key in values is only a key', () => {
