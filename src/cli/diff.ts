@@ -34,6 +34,14 @@ function isChart(p: string): boolean {
   }
 }
 
+function isOperator(file: string): boolean {
+  try {
+    return /^kind:\s*IstioOperator\s*$/m.test(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** One side: a chart takes the values, sets and IOP as chart values; a ConfigMap takes them as injector overrides. */
 function side(where: string, values: string[], set: string[], iop: string | undefined, mesh: string | undefined, kubeVersion: string | undefined, flag: string): DiffSide {
   const s: DiffSide = {};
@@ -41,6 +49,7 @@ function side(where: string, values: string[], set: string[], iop: string | unde
     s.chart = { chart: where, values, set, ...(iop ? { iop } : {}), ...(kubeVersion ? { kubeVersion } : {}) };
   } else {
     if (iop) throw new Error(`${flag}-iop maps an IstioOperator onto a chart: ${flag} must name a chart`);
+    if (isOperator(where)) throw new Error(`${where} is an IstioOperator, which needs a chart to render: give ${flag} CHART ${flag}-iop ${where}`);
     s.injectorConfigMap = where;
     s.valuesFiles = values;
     s.set = set;

@@ -22,6 +22,7 @@ import {
 } from '../../src/helm/index.js';
 import { GoNum, newMap, type GoMap } from '../../src/template/value.js';
 import { packChart } from '../helpers/tgz.js';
+import { iopValues } from '../../src/istio/iop.js';
 import { cli } from '../helpers/cli.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -325,6 +326,22 @@ describe('bad charts: one line, with the file and position', () => {
     const r = renderChart(chartDir({ ...ok, 'values.yaml': '__proto__:\n  polluted: true\n', 'templates/x.yaml': 'p: {{ index .Values "__proto__" "polluted" }}\n' }));
     expect(r.text).toContain('p: true');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('include recursing without end stops with the error Helm gives; loops stop at the limits given', () => {
+    expect(() => renderChart(chartDir({ ...ok, 'templates/x.yaml': '{{ define "a" }}{{ include "a" . }}{{ end }}{{ include "a" . }}' }))).toThrow(/templates\/x\.yaml:1:\d+: .*rendering template has a nested reference name: a/);
+    expect(() => renderChart(chartDir({ ...ok, 'templates/x.yaml': '{{ range until 1000000 }}x{{ end }}' }), { limits: { maxRangeIterations: 1000 } })).toThrow(/templates\/x\.yaml:1:\d+: .*1000/);
+  });
+
+  it('an IstioOperator maps onto chart values as istioctl maps it', () => {
+    const v = iopValues(readFileSync(join(fixtures, 'operator.yaml'), 'utf8'), 'operator.yaml');
+    expect(plain(v)).toEqual({
+      global: { proxy: { image: 'proxyv2' }, hub: 'example.com/istio', tag: '1.24.0' },
+      meshConfig: { defaultConfig: { holdApplicationUntilProxyStarts: true } },
+      revision: 'canary',
+      profile: 'demo',
+    });
+    expect(() => iopValues('kind: Deployment\n', 'd.yaml')).toThrow(/d\.yaml:1:\d+: kind Deployment is not IstioOperator/);
   });
 
   it('a .tgz with a path outside its directory is refused', () => {

@@ -80,6 +80,10 @@ describe('sidecar-render diff', () => {
     const iop = await cli('diff', '--from', example, '--from-iop', example, '--to', mini, '-f', job);
     expect(iop.code).toBe(2);
     expect(iop.stderr).toMatch(/--from must name a chart/);
+    const operator = join(root, 'test/helm/fixtures/operator.yaml');
+    const alone = await cli('diff', '--from', operator, '--to', mini, '-f', job);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/operator\.yaml is an IstioOperator, which needs a chart to render: give --from CHART --from-iop /);
   });
 });
 
