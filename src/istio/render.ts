@@ -233,6 +233,8 @@ export interface RenderInputs {
   meshOrigin?: string;
   /** Validation warnings about the inputs, one line each (file:line:col: warning: ...). */
   warnings?: string[];
+  /** The istiod revision the inputs belong to (a chart's `revision`), when the options do not say. */
+  revision?: string;
 }
 
 export interface WorkloadResult {
@@ -514,7 +516,7 @@ export class Renderer {
         workload: w,
         values: this.inputs.values,
         mesh: this.inputs.mesh,
-        revision: this.opts.revision ?? '',
+        revision: this.opts.revision ?? this.inputs.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
         kubeDefaults: this.opts.kubeDefaults ?? true,
       };
@@ -598,7 +600,7 @@ export class Renderer {
       ['containers', names('containers')],
       ['volumes', names('volumes')],
       ['imagePullSecrets', names('imagePullSecrets')],
-      ['revision', this.opts.revision || 'default'],
+      ['revision', (this.opts.revision ?? this.inputs.revision) || 'default'],
     ];
     annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
@@ -759,11 +761,13 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       warnings,
     );
   let chartMesh: { name: string; text: string } | undefined;
+  let revision: string | undefined;
   if (req.chart) {
     if (req.injectorConfigMap || req.template) throw new InputError('give --chart, --injector-configmap or --template, only one');
     const fromChart = injectorInputsFromChart(req.chart);
     config = fromChart.config;
     chartMesh = fromChart.mesh;
+    if (fromChart.revision) revision = fromChart.revision;
     if (req.values) values = valuesFile(req.values);
     else {
       values = fromChart.values;
@@ -822,7 +826,7 @@ export function renderInputs(req: RenderRequest): RenderInputs {
     mesh = m.value;
     meshOrigin = given.name;
   }
-  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), warnings };
+  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), ...(revision !== undefined ? { revision } : {}), warnings };
 }
 
 /** One step of a streamed render: text for the output, or a line for stderr, or a workload's result. */

@@ -56,6 +56,13 @@ describe('--chart with a chart of our own', () => {
     expect(img.stdout).toContain('image: other');
   });
 
+  it("render --chart: the chart's revision is istiod's revision unless --revision says otherwise", async () => {
+    const status = (out: string) => JSON.parse(/sidecar\.istio\.io\/status: '(.*)'/.exec(out)![1]!).revision;
+    expect(status((await cli('render', '--chart', chart, '-f', workloads[0]!, '--merged')).stdout)).toBe('default');
+    expect(status((await cli('render', '--chart', chart, '--chart-set', 'revision=canary', '-f', workloads[0]!, '--merged')).stdout)).toBe('canary');
+    expect(status((await cli('render', '--chart', chart, '--chart-set', 'revision=canary', '--revision', 'other', '-f', workloads[0]!, '--merged')).stdout)).toBe('other');
+  });
+
   it('audit --chart finds what the chart values cause', async () => {
     const off = await cli('audit', '--chart', chart, '-f', workloads[1]!, '-o', 'json');
     const on = await cli('audit', '--chart', chart, '--chart-set', 'global.proxy.holdApplicationUntilProxyStarts=true', '-f', workloads[1]!, '-o', 'json');
