@@ -21,6 +21,7 @@ import {
 import { InputError } from '../audit/input.js';
 import { collect } from './options.js';
 import { chartConfigMaps } from '../istio/fromchart.js';
+import { chartSourceFromFlags } from './render.js';
 
 interface AuditFlags {
   file: string[];
@@ -125,16 +126,8 @@ function runAudit(flags: AuditFlags): number {
     }
     if (flags.chart && flags.injectorConfigmap) throw new InputError('give --chart or --injector-configmap, not both');
     if (flags.iop && !flags.chart) throw new InputError('--iop maps an IstioOperator onto a chart: give --chart CHART too');
-    const chart = flags.chart
-      ? chartConfigMaps({
-          chart: flags.chart,
-          values: flags.chartValues ?? [],
-          set: flags.chartSet ?? [],
-          setString: flags.chartSetString ?? [],
-          ...(flags.iop ? { iop: flags.iop } : {}),
-          ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
-        })
-      : undefined;
+    const source = chartSourceFromFlags(flags);
+    const chart = source ? chartConfigMaps(source) : undefined;
     const inputs = files.map((f) => readInput(f));
     const showProgress = flags.progress !== false;
     const opts: AuditOptions = {

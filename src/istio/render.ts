@@ -11,7 +11,6 @@
 //                                          values, mesh config and each pod's proxy.istio.io/config are
 //                                          validated (validate.ts): warnings in messages, errors fail
 
-import { injectorInputsFromChart, type ChartSource } from './fromchart.js';
 import { readFileSync } from 'node:fs';
 import { yamlLib } from '../yaml/yamllib.js';
 import { Template } from '../template/index.js';
@@ -44,6 +43,7 @@ import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersio
 import { loadInjectorConfigMap, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
 import { loadMeshDocument } from './mesh.js';
 import { formatProblem, validateMesh, validateProxyConfigAnnotation, validateValues, type Problem } from './validate.js';
+import { injectorInputsFromChart, type ChartSource } from './fromchart.js';
 
 export { SIDECAR_TEMPLATE, type InjectorConfig, type TextPosition } from './configmap.js';
 
