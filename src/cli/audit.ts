@@ -23,6 +23,7 @@ import { IGNORE_ANNOTATION } from '../audit/index.js';
 import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
+import { chartConfigMaps } from '../istio/fromchart.js';
 import { InputTooLarge, readTextLimited } from '../util/fs.js';
 
 interface AuditFlags extends InputFlags {
@@ -112,21 +113,22 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
     }
     const given = inputsFlags.workloads.length ? inputsFlags.workloads : process.stdin.isTTY ? [] : ['-'];
     const files = given.length ? workloadFiles(given, inputsFlags.recursive) : [];
-    const anyConfig = inputsFlags.injectorConfigMap || inputsFlags.injectConfig || inputsFlags.template || inputsFlags.values || inputsFlags.mesh || inputsFlags.iop.length || inputsFlags.valuesFiles.length;
+    const anyConfig = inputsFlags.injectorConfigMap || inputsFlags.chart || inputsFlags.injectConfig || inputsFlags.template || inputsFlags.values || inputsFlags.mesh || inputsFlags.iop.length || inputsFlags.valuesFiles.length;
     if (files.length === 0 && !anyConfig) {
-      throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--values');
+      throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--chart/--values');
     }
     const inputs = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => readInput(f));
     const showProgress = flags.progress !== false && !inputsFlags.quiet;
     const template = inputsFlags.template ?? inputsFlags.injectConfig;
+    const chart = inputsFlags.chart ? chartConfigMaps(inputsFlags.chart) : undefined;
     const opts: AuditOptions = {
-      mesh: inputsFlags.mesh ? readInput(inputsFlags.mesh) : undefined,
+      mesh: inputsFlags.mesh ? readInput(inputsFlags.mesh) : chart?.mesh,
       values: inputsFlags.values ? readInput(inputsFlags.values) : undefined,
       valuesFiles: inputsFlags.valuesFiles.map(readInput),
       iop: inputsFlags.iop.map(readInput),
       set: inputsFlags.set,
       setString: inputsFlags.setString,
-      injectorConfigMap: inputsFlags.injectorConfigMap ? readInput(inputsFlags.injectorConfigMap) : undefined,
+      injectorConfigMap: inputsFlags.injectorConfigMap ? readInput(inputsFlags.injectorConfigMap) : chart?.injector,
       template: template ? readInput(template) : undefined,
       istioVersion: inputsFlags.istioVersionText,
       revision: inputsFlags.revision,

@@ -13,6 +13,8 @@ const commands: Record<string, () => Promise<Register>> = {
   template: async () => (await import('./template.js')).templateCommand,
   render: async () => (await import('./render.js')).renderCommand,
   audit: async () => (await import('./audit.js')).auditCommand,
+  chart: async () => (await import('./chart.js')).chartCommand,
+  diff: async () => (await import('./diff.js')).diffCommand,
   golden: async () => {
     const [{ goldenCommand }, { istioCaseRenderer }] = await Promise.all([import('./golden.js'), import('../golden/istio.js')]);
     return (program) => goldenCommand(program, { renderer: istioCaseRenderer });

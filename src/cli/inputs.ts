@@ -3,6 +3,9 @@
 //   --injector-configmap FILE   the istio-sidecar-injector ConfigMap (data.config and data.values)
 //   --injectConfigFile FILE     istioctl's: data.config alone (`kubectl get cm ... -o jsonpath='{.data.config}'`)
 //   --template FILE             a bare injection template
+//   --chart CHART               an istiod Helm chart (directory or .tgz), rendered as helm template does;
+//                               --chart-values, --chart-set, --chart-set-string are its -f/--set/--set-string,
+//                               and --iop is mapped onto the chart's values as istioctl does
 //   --values FILE               values that REPLACE data.values (istioctl's --valuesFile is the same);
 //                               a warning names what the templates read that is then missing
 //   --values-file FILE, --set, --set-string   merged over the values, Helm's rules, in that order
@@ -18,6 +21,7 @@
 
 import { Option, type Command } from 'commander';
 import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
+import type { ChartSource } from '../istio/fromchart.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';
 import { InputTooLarge, readTextLimited } from '../util/fs.js';
@@ -28,6 +32,10 @@ export interface InputFlags {
   injectorConfigmap?: string;
   injectConfigFile?: string;
   template?: string;
+  chart?: string;
+  chartValues?: string[];
+  chartSet?: string[];
+  chartSetString?: string[];
   values?: string;
   valuesFileIstioctl?: string;
   valuesFile?: string[];
@@ -52,6 +60,8 @@ export interface InjectorInputs {
   injectorConfigMap?: string;
   injectConfig?: string;
   template?: string;
+  /** An istiod chart with its own values; an --iop is then mapped onto the chart's values. */
+  chart?: ChartSource;
   values?: string;
   valuesFiles: string[];
   iop: string[];
@@ -96,6 +106,10 @@ export function addInputOptions(cmd: Command, set: InputOptionSet = { workloads:
     .option('--injector-configmap <file>', 'the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml): its data.config and data.values')
     .addOption(new Option('--injectConfigFile <file>', "istioctl's: the ConfigMap's data.config alone (a whole ConfigMap is taken too)").hideHelp())
     .option('--template <file>', 'an injection template file (instead of a ConfigMap)')
+    .option('--chart <chart>', 'an istiod Helm chart (directory or .tgz): its rendered injector and mesh ConfigMaps are used')
+    .option('--chart-values <file>', 'values file for --chart, Helm -f style (repeatable)', collect, [] as string[])
+    .option('--chart-set <key=value>', 'set a value of --chart, Helm --set style (repeatable)', collect, [] as string[])
+    .option('--chart-set-string <key=value>', 'set a value of --chart as a string (repeatable)', collect, [] as string[])
     .option('--values <file>', "injector values that replace the ConfigMap's data.values (JSON, YAML, or an IstioOperator)")
     .addOption(new RenamedOption('--valuesFile <file>', "istioctl's name of --values (the ConfigMap's data.values JSON)", 'valuesFileIstioctl').hideHelp())
     .option('--values-file <file>', "values merged over the injector values, Helm's rules (repeatable)", collect, [] as string[])
@@ -144,6 +158,7 @@ export function inputsFromFlags(flags: InputFlags, extraWorkloads: string[] = []
     ['--injector-configmap', flags.injectorConfigmap],
     ['--injectConfigFile', flags.injectConfigFile],
     ['--template', flags.template],
+    ['--chart', flags.chart],
   ].filter(([, v]) => v !== undefined);
   if (sources.length > 1) throw new Error(`give only one of ${sources.map(([f]) => f).join(', ')}`);
   const native = flags.nativeSidecars === true ? 'true' : (flags.nativeSidecars ?? 'auto');
@@ -174,6 +189,16 @@ export function inputsFromFlags(flags: InputFlags, extraWorkloads: string[] = []
     out.kubeVersion = flags.kubeVersion;
   }
   if (flags.revision !== undefined) out.revision = flags.revision;
+  if (flags.chart) {
+    // istioctl maps one IstioOperator onto the chart's values (spec.values, spec.meshConfig, spec.profile)
+    if (out.iop.length > 1) throw new Error('--chart takes one --iop');
+    out.chart = { chart: flags.chart, values: flags.chartValues ?? [], set: flags.chartSet ?? [], setString: flags.chartSetString ?? [] };
+    if (out.iop.length === 1) out.chart.iop = out.iop[0]!;
+    if (out.kubeVersion) out.chart.kubeVersion = out.kubeVersion;
+    out.iop = [];
+  } else if ((flags.chartValues ?? []).length || (flags.chartSet ?? []).length || (flags.chartSetString ?? []).length) {
+    throw new Error('--chart-values, --chart-set and --chart-set-string need --chart CHART');
+  }
   if (out.workloads.filter((w) => w === '-').length > 1) throw new Error('stdin (-) can be read only once');
   return out;
 }

@@ -13,10 +13,14 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   const req: RenderRequest = { workloads: c.workloads };
   if (c.injectorConfigMap) req.injectorConfigMap = c.injectorConfigMap;
   if (c.injectConfig) req.injectConfig = c.injectConfig;
+  if (c.chart) {
+    if ((c.iop ?? []).length > 1) throw new Error(`case "${c.name}" (${c.declaredAt}): a chart takes one iop`);
+    req.chart = { chart: c.chart, values: c.chartValues ?? [], set: c.chartSet ?? [], setString: c.chartSetString ?? [], ...(c.iop?.[0] ? { iop: c.iop[0] } : {}), ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}) };
+  }
   if (c.template) req.template = c.template;
   if (c.values) req.values = c.values;
   if (c.valuesFiles) req.valuesFiles = c.valuesFiles;
-  if (c.iop) req.iop = c.iop;
+  if (c.iop && !c.chart) req.iop = c.iop;
   if (c.set) req.set = c.set;
   if (c.setString) req.setString = c.setString;
   if (c.mesh) req.mesh = c.mesh;

@@ -29,6 +29,11 @@ export interface CaseSpec {
   injectorConfigMap?: string;
   /** istioctl's --injectConfigFile: the ConfigMap's data.config alone. */
   injectConfig?: string;
+  /** An istiod chart instead of a ConfigMap, with its values files, sets and IstioOperator. */
+  chart?: string;
+  chartValues?: string[];
+  chartSet?: string[];
+  chartSetString?: string[];
   template?: string;
   values?: string;
   valuesFiles?: string[];
@@ -75,8 +80,8 @@ export class MatrixError extends Error {
   }
 }
 
-const PATH_FIELDS = ['injectorConfigMap', 'injectConfig', 'template', 'values', 'mesh', 'workloads'] as const;
-const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString'] as const;
+const PATH_FIELDS = ['injectorConfigMap', 'injectConfig', 'chart', 'template', 'values', 'mesh', 'workloads'] as const;
+const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString', 'chartValues', 'chartSet', 'chartSetString'] as const;
 
 let validate: ReturnType<Ajv['compile']> | undefined;
 
@@ -112,6 +117,7 @@ function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
   }
   if (out.valuesFiles) out.valuesFiles = out.valuesFiles.map((v) => path.resolve(baseDir, v));
   if (out.iop) out.iop = out.iop.map((v) => path.resolve(baseDir, v));
+  if (out.chartValues) out.chartValues = out.chartValues.map((v) => path.resolve(baseDir, v));
   return out;
 }
 

@@ -7,6 +7,10 @@ const stringList = { type: 'array', items: { type: 'string' } } as const;
 const caseProperties = {
   injectorConfigMap: { type: 'string', minLength: 1 },
   injectConfig: { type: 'string', minLength: 1 },
+  chart: { type: 'string', minLength: 1 },
+  chartValues: stringList,
+  chartSet: stringList,
+  chartSetString: stringList,
   template: { type: 'string', minLength: 1 },
   values: { type: 'string', minLength: 1 },
   valuesFiles: stringList,

@@ -49,6 +49,7 @@ import { atLeast, detectIstioVersion as detectFromText, formatIstioVersion, LATE
 import { loadInjectorConfigMap, loadIstioOperator, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
 import { loadMeshDocument } from './mesh.js';
 import { formatProblem, validateMesh, validateProxyConfigAnnotation, validateValues, type Problem } from './validate.js';
+import { injectorInputsFromChart, type ChartSource } from './fromchart.js';
 
 export { SIDECAR_TEMPLATE, type InjectorConfig, type TextPosition } from './configmap.js';
 
@@ -259,6 +260,8 @@ export interface RenderInputs {
   meshOrigin?: string;
   /** Validation warnings about the inputs, one line each (file:line:col: warning: ...). */
   warnings?: string[];
+  /** The istiod revision the inputs belong to (a chart's `revision`), when the options do not say. */
+  revision?: string;
 }
 
 export interface WorkloadResult {
@@ -551,7 +554,7 @@ export class Renderer {
         workload: w,
         values: this.inputs.values,
         mesh: this.inputs.mesh,
-        revision: this.opts.revision ?? '',
+        revision: this.opts.revision ?? this.inputs.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
         kubeDefaults: this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true),
         mode: this.opts.mode ?? 'webhook',
@@ -640,7 +643,7 @@ export class Renderer {
       ['containers', names('containers')],
       ['volumes', names('volumes')],
       ['imagePullSecrets', names('imagePullSecrets')],
-      ['revision', this.opts.revision || 'default'],
+      ['revision', (this.opts.revision ?? this.inputs.revision) || 'default'],
     ];
     annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
@@ -813,6 +816,10 @@ export interface RenderRequest extends RenderOptions {
   injectorConfigMap?: string;
   /** istioctl's --injectConfigFile: the ConfigMap's data.config text on its own (a whole ConfigMap is taken too). */
   injectConfig?: string;
+  /** An istiod chart (with its values) instead of an exported ConfigMap: its injector and mesh ConfigMaps are used. */
+  chart?: ChartSource;
+  /** Mesh config given as text (an `istio` ConfigMap or MeshConfig YAML), used when `mesh` is not given. */
+  meshInput?: { name: string; text: string };
   /** A bare injection template. */
   template?: string;
   /** Values that replace the ConfigMap's data.values (a values file, data.values JSON, or an IstioOperator). */
@@ -948,25 +955,38 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       },
       warnings,
     );
-  const source = configSource(req);
-  const file = source.file;
+  let chartMesh: { name: string; text: string } | undefined;
+  let revision: string | undefined;
   let ownValues: { values: JsonObject; problems: Problem[] } | undefined;
-  if (source.kind === 'template') {
-    config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
+  let file: string;
+  if (req.chart) {
+    if (req.injectorConfigMap || req.injectConfig || req.template) throw new InputError('give only one of --chart, --injector-configmap, --injectConfigFile, --template');
+    const fromChart = injectorInputsFromChart(req.chart);
+    file = req.chart.chart;
+    config = fromChart.config;
+    chartMesh = fromChart.mesh;
+    if (fromChart.revision) revision = fromChart.revision;
+    ownValues = { values: fromChart.values, problems: validateValues(fromChart.values, fromChart.valuesDoc) };
   } else {
-    // istioctl's --injectConfigFile is data.config alone; a whole ConfigMap there is taken as one
-    const loaded = cachedInput<{ config: InjectorConfig; values?: JsonObject; valuesProblems?: Problem[] }>(
-      source.kind,
-      file,
-      (text) => {
-        if (source.kind === 'config' && !/^\s*kind:\s*["']?(ConfigMap|List)\b/m.test(text)) return { value: { config: parseInjectorConfig(text, file) }, problems: [] };
-        const c = loadInjectorConfigMap(text, file);
-        return { value: { config: c.config, values: c.values, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
-      },
-      warnings,
-    );
-    config = loaded.config;
-    if (loaded.values) ownValues = { values: loaded.values, problems: loaded.valuesProblems ?? [] };
+    const source = configSource(req);
+    file = source.file;
+    if (source.kind === 'template') {
+      config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
+    } else {
+      // istioctl's --injectConfigFile is data.config alone; a whole ConfigMap there is taken as one
+      const loaded = cachedInput<{ config: InjectorConfig; values?: JsonObject; valuesProblems?: Problem[] }>(
+        source.kind,
+        file,
+        (text) => {
+          if (source.kind === 'config' && !/^\s*kind:\s*["']?(ConfigMap|List)\b/m.test(text)) return { value: { config: parseInjectorConfig(text, file) }, problems: [] };
+          const c = loadInjectorConfigMap(text, file);
+          return { value: { config: c.config, values: c.values, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
+        },
+        warnings,
+      );
+      config = loaded.config;
+      if (loaded.values) ownValues = { values: loaded.values, problems: loaded.valuesProblems ?? [] };
+    }
   }
   if (req.values) {
     // values given separately replace data.values, which is then not checked either
@@ -984,21 +1004,22 @@ export function renderInputs(req: RenderRequest): RenderInputs {
       warnings.push(`${file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
     }
   }
+  const meshFrom = (file: string) => (text: string) => {
+    const doc = loadMeshDocument(text, file);
+    if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
+    if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
+    // fields of any release are known: the per-release field lists are the model's, not the protos'
+    return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
+  };
   let mesh = Object.create(null) as JsonObject;
-  if (req.mesh) {
-    const meshFile = req.mesh;
-    mesh = cachedInput(
-      'mesh',
-      meshFile,
-      (text) => {
-        const doc = loadMeshDocument(text, meshFile);
-        if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
-        if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
-        // fields of any release are known: the per-release field lists are the model's, not the protos'
-        return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
-      },
-      warnings,
-    );
+  let meshOrigin: string | undefined;
+  if (req.mesh) mesh = cachedInput('mesh', req.mesh, meshFrom(req.mesh), warnings);
+  else if (chartMesh ?? req.meshInput) {
+    const given = (chartMesh ?? req.meshInput)!;
+    const m = meshFrom(given.name)(given.text);
+    checked(m.problems, warnings);
+    mesh = m.value;
+    meshOrigin = given.name;
   }
   for (const f of req.iop ?? []) {
     const op = cachedInput(
@@ -1021,8 +1042,8 @@ export function renderInputs(req: RenderRequest): RenderInputs {
   } catch (e) {
     throw new InputError(`--set: ${firstLine(e)}`);
   }
-  const meshOrigin = [req.mesh, ...(req.iop ?? [])].filter(Boolean).join(', ');
-  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), warnings };
+  meshOrigin = [req.mesh ?? meshOrigin, ...(req.iop ?? [])].filter(Boolean).join(', ') || undefined;
+  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), ...(revision !== undefined ? { revision } : {}), warnings };
 }
 
 /** One step of a streamed render: text for the output, a line for stderr, what the run assumed (one

@@ -32,10 +32,12 @@ export function mergeValues(base: JsonObject, over: JsonObject): JsonObject {
   return out;
 }
 
-/** Apply one `--set` (or `--set-string` when asString) argument to values (a new object is returned). */
-export function applySet(values: JsonObject, arg: string, asString = false): JsonObject {
+/** Apply one `--set` (or `--set-string` when asString) argument to values (a new object is returned).
+ *  With keepNull, `k=null` stores null, as Helm's strvals does before a chart's defaults are coalesced
+ *  (where null deletes the default); without it the key is deleted at once. */
+export function applySet(values: JsonObject, arg: string, asString = false, keepNull = false): JsonObject {
   const out = clone(values);
-  new StrvalsParser(arg, asString).parseInto(out);
+  new StrvalsParser(arg, asString, keepNull).parseInto(out);
   return out;
 }
 
@@ -45,6 +47,7 @@ class StrvalsParser {
   constructor(
     private readonly src: string,
     private readonly asString: boolean,
+    private readonly keepNull = false,
   ) {}
 
   parseInto(data: JsonObject): void {
@@ -111,7 +114,7 @@ class StrvalsParser {
     }
     const { text } = this.until(',');
     const v = this.typed(text);
-    if (v === null) delete data[k];
+    if (v === null && !this.keepNull) delete data[k];
     else data[k] = v;
   }
 

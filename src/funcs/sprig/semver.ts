@@ -395,3 +395,12 @@ export function semverFuncs(): FuncMap {
     }),
   ]);
 }
+
+/** Masterminds' Constraints.Check of a version, false when either does not parse (Helm's IsCompatibleRange). */
+export function isCompatibleRange(constraint: string, version: string): boolean {
+  const v = newVersion(version);
+  if (typeof v === 'string') return false;
+  const c = newConstraint(constraint);
+  if (typeof c === 'string') return false;
+  return check(c, v);
+}

@@ -1,0 +1,350 @@
+// A Helm chart loaded as Helm's pkg/chart/loader loads it: from a directory (honouring .helmignore) or
+// a .tgz (`helm package` / `helm pull` output, every file under one top directory). Chart.yaml becomes
+// the metadata, values.yaml the default values (as sigs.k8s.io/yaml decodes them: numbers float64),
+// templates/ the templates, charts/ the subcharts (directories or archives), everything else .Files.
+// Every failure is an InputError naming the chart file and, where known, its line and column.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { InputError, loadYamlDocument, type LoadedDocument } from '../yaml/load.js';
+import { newMap, type GoMap } from '../template/value.js';
+import { isObject, type Json, type JsonObject } from '../istio/merge.js';
+import { readTgz, TarError, type TarEntry } from './tar.js';
+import { filepathMatch } from './match.js';
+
+export interface ChartFile {
+  /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
+  name: string;
+  data: Buffer;
+}
+
+/** A `dependencies:` entry of Chart.yaml (requirements.yaml for apiVersion v1). */
+export interface ChartDependency {
+  name: string;
+  version: string;
+  repository: string;
+  condition: string;
+  tags: string[];
+  alias: string;
+  enabled: boolean;
+  importValues: Json[];
+}
+
+export interface Chart {
+  /** Chart.yaml as decoded (the fields .Chart exposes are read from it). */
+  metadata: JsonObject;
+  /** metadata.name, or the alias a parent gave it. */
+  name: string;
+  dependenciesMeta: ChartDependency[];
+  /** values.yaml (an empty map when absent). */
+  values: GoMap;
+  /** values.schema.json text, if any. */
+  schema?: { text: string; file: string };
+  templates: ChartFile[];
+  files: ChartFile[];
+  dependencies: Chart[];
+  parent?: Chart;
+  /** Where the chart's files are shown from in messages (a directory, or ARCHIVE.tgz/DIR). */
+  location: string;
+}
+
+const MAX_FILES = 10_000;
+/** Subcharts nest at most this deep (an archive can nest archives without end). */
+export const MAX_CHART_DEPTH = 32;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** Load a chart directory or archive. */
+export function loadChart(where: string): Chart {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(where);
+  } catch {
+    throw new InputError('no such chart directory or archive', where);
+  }
+  if (st.isDirectory()) return loadFiles(readDirectory(where), where);
+  return loadArchive(readBytes(where), where);
+}
+
+function readBytes(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new InputError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
+  }
+}
+
+/** A chart archive: every entry lives under one top directory, which is dropped. */
+export function loadArchive(gz: Buffer, label: string, depth = 0): Chart {
+  let entries: TarEntry[];
+  try {
+    entries = readTgz(gz);
+  } catch (e) {
+    if (e instanceof TarError) throw new InputError(`not a chart archive: ${e.message}`, label);
+    throw e;
+  }
+  const files: ChartFile[] = [];
+  let top: string | undefined;
+  for (const e of entries) {
+    const raw = e.name.includes('\\') ? e.name.split('\\').join('/') : e.name;
+    const parts = raw.split('/');
+    if (parts[0] === 'Chart.yaml') throw new InputError('chart yaml not in base directory', label);
+    const n = path.posix.normalize(parts.slice(1).join('/'));
+    if (path.posix.isAbsolute(n) || raw.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
+    if (n === '.' || n === '') throw new InputError(`chart illegally contains content outside the base directory: "${e.name}"`, label);
+    if (n.startsWith('..')) throw new InputError('chart illegally references parent directory', label);
+    if (/^[a-zA-Z]:\//.test(n)) throw new InputError('chart contains illegally named files', label);
+    top ??= parts[0];
+    files.push({ name: n, data: stripBom(e.data) });
+    if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
+  }
+  if (files.length === 0) throw new InputError('no files in chart archive', label);
+  return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''), depth);
+}
+
+function stripBom(b: Buffer): Buffer {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+}
+
+/** .helmignore: one filepath.Match pattern a line; `!` negates, a trailing `/` matches directories only,
+ *  a pattern without '/' matches the base name. Helm always ignores hidden files under templates/. */
+interface IgnoreRule {
+  pattern: string;
+  negate: boolean;
+  dirOnly: boolean;
+}
+
+function parseIgnore(text: string): IgnoreRule[] {
+  const rules: IgnoreRule[] = [{ pattern: 'templates/.?*', negate: false, dirOnly: false }];
+  for (let line of text.split('\n')) {
+    line = line.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const negate = line.startsWith('!');
+    if (negate) line = line.slice(1).trim();
+    const dirOnly = line.endsWith('/');
+    if (dirOnly) line = line.slice(0, -1);
+    if (line.startsWith('/')) line = line.slice(1);
+    rules.push({ pattern: line, negate, dirOnly });
+  }
+  return rules;
+}
+
+function ignored(rules: IgnoreRule[], rel: string, isDir: boolean): boolean {
+  let out = false;
+  for (const r of rules) {
+    if (r.dirOnly && !isDir) continue;
+    const subject = r.pattern.includes('/') ? rel : path.posix.basename(rel);
+    const hit = filepathMatch(r.pattern, subject);
+    if (hit) out = !r.negate;
+  }
+  return out;
+}
+
+function readDirectory(root: string): ChartFile[] {
+  let rules: IgnoreRule[] = parseIgnore('');
+  const ignoreFile = path.join(root, '.helmignore');
+  if (fs.existsSync(ignoreFile)) rules = parseIgnore(fs.readFileSync(ignoreFile, 'utf8'));
+  const out: ChartFile[] = [];
+  const walk = (dir: string, rel: string): void => {
+    const names = fs.readdirSync(dir).sort();
+    for (const name of names) {
+      const full = path.join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const st = fs.statSync(full);
+      if (st.isDirectory()) {
+        if (ignored(rules, r, true)) continue;
+        walk(full, r);
+        continue;
+      }
+      if (ignored(rules, r, false)) continue;
+      if (!st.isFile()) throw new InputError('cannot load irregular file as it has file mode type bits set', full);
+      if (st.size > MAX_FILE_BYTES) throw new InputError(`file is ${st.size} bytes, more than the limit of ${MAX_FILE_BYTES}`, full);
+      out.push({ name: r, data: stripBom(fs.readFileSync(full)) });
+      if (out.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, root);
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+function yamlDoc(f: ChartFile, location: string): LoadedDocument | undefined {
+  const file = `${location}/${f.name}`;
+  const text = f.data.toString('utf8');
+  if (text.trim() === '') return undefined;
+  return loadYamlDocument(text, file, { format: 'yaml' });
+}
+
+const METADATA_STRINGS = ['name', 'home', 'version', 'description', 'icon', 'apiVersion', 'condition', 'tags', 'appVersion', 'kubeVersion', 'type'];
+const METADATA_LISTS = ['sources', 'keywords', 'maintainers', 'dependencies'];
+
+function checkMetadata(doc: LoadedDocument, meta: JsonObject): void {
+  const goField = (k: string): string => `Metadata.${k}`;
+  for (const k of METADATA_STRINGS) {
+    const v = meta[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goField(k)} of type string`);
+    }
+  }
+  for (const k of METADATA_LISTS) {
+    const v = meta[k];
+    if (v !== undefined && v !== null && !Array.isArray(v)) throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goField(k)} of type []`);
+  }
+  if (meta.deprecated !== undefined && meta.deprecated !== null && typeof meta.deprecated !== 'boolean') {
+    throw doc.errorAt(['deprecated'], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(meta.deprecated)} into Go struct field Metadata.deprecated of type bool`);
+  }
+  if (meta.annotations !== undefined && meta.annotations !== null) {
+    if (!isObject(meta.annotations)) throw doc.errorAt(['annotations'], 'cannot load Chart.yaml: annotations must be a map of strings');
+    for (const [k, v] of Object.entries(meta.annotations)) {
+      if (typeof v !== 'string') throw doc.errorAt(['annotations', k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field Metadata.annotations of type string`);
+    }
+  }
+}
+
+function jsonKind(v: Json): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  return 'object';
+}
+
+const SEMVER = /^v?(0|[1-9]\d*)(\.(0|[1-9]\d*))?(\.(0|[1-9]\d*))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+
+/** Chart.Validate's checks on the metadata. */
+function validateMetadata(doc: LoadedDocument, meta: JsonObject): void {
+  const s = (k: string): string => (typeof meta[k] === 'string' ? (meta[k] as string) : '');
+  if (s('apiVersion') === '') meta.apiVersion = 'v1';
+  if (s('name') === '') throw doc.errorAt([], 'validation: chart.metadata.name is required');
+  if (s('name').includes('/') || s('name').includes('\\') || s('name') === '.' || s('name') === '..') {
+    throw doc.errorAt(['name'], `validation: chart.metadata.name "${s('name')}" is invalid`);
+  }
+  if (s('version') === '') throw doc.errorAt([], 'validation: chart.metadata.version is required');
+  if (!SEMVER.test(s('version'))) throw doc.errorAt(['version'], `validation: chart.metadata.version "${s('version')}" is invalid`);
+  if (s('type') !== '' && s('type') !== 'application' && s('type') !== 'library') {
+    throw doc.errorAt(['type'], 'validation: chart.metadata.type must be application or library');
+  }
+}
+
+function dependencyList(doc: LoadedDocument, list: Json | undefined, key: string[]): ChartDependency[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw doc.errorAt(key, 'dependencies must be a list');
+  return list.map((d, i) => {
+    if (!isObject(d)) throw doc.errorAt([...key, i], 'a dependency must be a mapping');
+    const str = (k: string): string => {
+      const v = d[k];
+      if (v === undefined || v === null) return '';
+      if (typeof v !== 'string') throw doc.errorAt([...key, i, k], `json: cannot unmarshal ${jsonKind(v)} into Go struct field Dependency.dependencies.${k} of type string`);
+      return v;
+    };
+    const name = str('name');
+    if (name === '') throw doc.errorAt([...key, i], 'validation: dependencies must have a name');
+    const tags = Array.isArray(d.tags) ? d.tags.map((t) => String(t)) : [];
+    return {
+      name,
+      version: str('version'),
+      repository: str('repository'),
+      condition: str('condition'),
+      tags,
+      alias: str('alias'),
+      enabled: true,
+      importValues: Array.isArray(d['import-values']) ? (d['import-values'] as Json[]) : [],
+    };
+  });
+}
+
+/** LoadFiles: sort the files of one chart into its parts. */
+export function loadFiles(files: ChartFile[], location: string, depth = 0): Chart {
+  if (depth > MAX_CHART_DEPTH) throw new InputError(`subcharts nest more than ${MAX_CHART_DEPTH} deep`, location);
+  let metadata: JsonObject | undefined;
+  let metaDoc: LoadedDocument | undefined;
+  let requirements: { doc: LoadedDocument; list: Json | undefined } | undefined;
+  let values: GoMap = newMap();
+  let schema: Chart['schema'];
+  const templates: ChartFile[] = [];
+  const other: ChartFile[] = [];
+  const subcharts = new Map<string, ChartFile[]>();
+  for (const f of files) {
+    if (f.name === 'Chart.yaml') {
+      metaDoc = yamlDoc(f, location);
+      const v = metaDoc?.value;
+      if (metaDoc && v !== null && !isObject(v as Json)) throw metaDoc.errorAt([], 'cannot load Chart.yaml: not a mapping');
+      metadata = (v as JsonObject | null) ?? (Object.create(null) as JsonObject);
+      if (metaDoc) checkMetadata(metaDoc, metadata);
+    } else if (f.name === 'values.yaml') {
+      const doc = yamlDoc(f, location);
+      if (doc && doc.value !== null && !isObject(doc.value as Json)) throw doc.errorAt([], 'cannot load values.yaml: values must be a mapping');
+      values = (doc?.value as GoMap | null) ?? newMap();
+    } else if (f.name === 'values.schema.json') {
+      schema = { text: f.data.toString('utf8'), file: `${location}/${f.name}` };
+    } else if (f.name === 'requirements.yaml') {
+      const doc = yamlDoc(f, location);
+      if (doc) requirements = { doc, list: isObject(doc.value as Json) ? (doc.value as JsonObject).dependencies : undefined };
+      other.push(f);
+    } else if (f.name === 'Chart.lock' || f.name === 'requirements.lock') {
+      other.push(f);
+    } else if (f.name.startsWith('templates/')) {
+      templates.push(f);
+    } else if (f.name.startsWith('charts/') && !f.name.endsWith('.prov')) {
+      const rest = f.name.slice('charts/'.length);
+      const cname = rest.split('/')[0]!;
+      const list = subcharts.get(cname) ?? [];
+      list.push({ name: rest, data: f.data });
+      subcharts.set(cname, list);
+    } else {
+      other.push(f);
+    }
+  }
+  if (!metadata) throw new InputError('Chart.yaml file is missing', location);
+  const chartFile = metaDoc ?? loadYamlDocument('{}', `${location}/Chart.yaml`);
+  validateMetadata(chartFile, metadata);
+  let deps = dependencyList(chartFile, metadata.dependencies, ['dependencies']);
+  if (metadata.apiVersion === 'v1' && requirements) deps = dependencyList(requirements.doc, requirements.list, ['dependencies']);
+  const chart: Chart = {
+    metadata,
+    name: metadata.name as string,
+    dependenciesMeta: deps,
+    values,
+    ...(schema ? { schema } : {}),
+    templates,
+    files: other,
+    dependencies: [],
+    location,
+  };
+  // Go ranges over a map here, in no fixed order; by name is one Helm may produce, and stable.
+  for (const cname of [...subcharts.keys()].sort()) {
+    if (cname.startsWith('_') || cname.startsWith('.')) continue;
+    const sub = subcharts.get(cname)!;
+    let sc: Chart;
+    if (cname.endsWith('.tgz')) {
+      const f = sub[0]!;
+      if (f.name !== cname) throw new InputError(`error unpacking subchart tar in ${chart.name}: expected ${cname}, got ${f.name}`, location);
+      sc = loadArchive(f.data, `${location}/charts/${cname}`, depth + 1);
+    } else {
+      const inner = sub.filter((f) => f.name.includes('/')).map((f) => ({ name: f.name.slice(f.name.indexOf('/') + 1), data: f.data }));
+      // a file directly in charts/ that is not an archive is not a chart
+      if (inner.length === 0) continue;
+      sc = loadFiles(inner, `${location}/charts/${cname}`, depth + 1);
+    }
+    sc.parent = chart;
+    chart.dependencies.push(sc);
+  }
+  return chart;
+}
+
+/** Helm's ChartFullPath: the root's name, then /charts/NAME for each level down. */
+export function chartFullPath(c: Chart): string {
+  return c.parent ? `${chartFullPath(c.parent)}/charts/${c.name}` : c.name;
+}
+
+export function isLibrary(c: Chart): boolean {
+  return c.metadata.type === 'library';
+}
+
+/** A copy of the chart tree (its own dependency lists, parents pointing into the copy; files shared):
+ *  enabling dependencies and aliasing change the copy, never the loaded chart. */
+export function cloneChart(c: Chart, parent?: Chart): Chart {
+  const copy: Chart = { ...c, metadata: { ...c.metadata }, dependenciesMeta: c.dependenciesMeta.map((d) => ({ ...d, tags: [...d.tags] })), dependencies: [] };
+  if (parent) copy.parent = parent;
+  else delete copy.parent;
+  copy.dependencies = c.dependencies.map((d) => cloneChart(d, copy));
+  return copy;
+}

@@ -1,0 +1,211 @@
+// What `helm template` prints from the rendered templates (pkg/releaseutil manifest_sorter.go and
+// kind_sorter.go, pkg/action install.go renderResources, cmd/helm/template.go): NOTES.txt dropped,
+// each file split into documents, hooks (helm.sh/hook) apart, manifests stably sorted by kind in
+// install order (a file's documents keep their order, files are taken by name), each printed as
+// "---\n# Source: FILE\nDOC\n"; then hooks; --show-only picks documents by file pattern.
+
+import { isMap, type GoMap, type GoValue } from '../template/value.js';
+import { yamlToGo } from '../yaml/decode.js';
+import { GoYamlError } from '../yaml/emit.js';
+import { InputError } from '../yaml/load.js';
+import { filepathMatch } from './match.js';
+
+/** releaseutil.InstallOrder. */
+export const INSTALL_ORDER: readonly string[] = [
+  'PriorityClass',
+  'Namespace',
+  'NetworkPolicy',
+  'ResourceQuota',
+  'LimitRange',
+  'PodSecurityPolicy',
+  'PodDisruptionBudget',
+  'ServiceAccount',
+  'Secret',
+  'SecretList',
+  'ConfigMap',
+  'StorageClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleList',
+  'ClusterRoleBinding',
+  'ClusterRoleBindingList',
+  'Role',
+  'RoleList',
+  'RoleBinding',
+  'RoleBindingList',
+  'Service',
+  'DaemonSet',
+  'Pod',
+  'ReplicationController',
+  'ReplicaSet',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'IngressClass',
+  'Ingress',
+  'APIService',
+];
+
+const HOOK_EVENTS = new Set(['pre-install', 'post-install', 'pre-delete', 'post-delete', 'pre-upgrade', 'post-upgrade', 'pre-rollback', 'post-rollback', 'test', 'test-success']);
+
+export interface Manifest {
+  /** The template it came from (CHART/templates/FILE). */
+  name: string;
+  content: string;
+  kind: string;
+  /** metadata.name, if any. */
+  resourceName: string;
+}
+
+export interface Hook extends Manifest {
+  events: string[];
+  weight: number;
+}
+
+/** releaseutil.SplitManifests: documents split at lines starting "---", each trimmed, empty ones dropped. */
+export function splitManifests(big: string): string[] {
+  const docs = big.trim().split(/(?:^|[\t\n\f\r ]*\n)---[\t\n\f\r ]*/);
+  const out: string[] = [];
+  for (const d of docs) {
+    if (d === '') continue;
+    out.push(d.trim());
+  }
+  return out;
+}
+
+interface SimpleHead {
+  kind: string;
+  name: string;
+  annotations: Record<string, string>;
+}
+
+function goKind(v: GoValue): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  return 'object';
+}
+
+/** yaml.Unmarshal into releaseutil.SimpleHead (apiVersion, kind, metadata.name, metadata.annotations). */
+function simpleHead(doc: string, file: string): SimpleHead {
+  let v: GoValue;
+  try {
+    v = yamlToGo(doc);
+  } catch (e) {
+    if (e instanceof GoYamlError) throw new InputError(`YAML parse error on ${file}: ${e.message}`);
+    throw e;
+  }
+  const head: SimpleHead = { kind: '', name: '', annotations: Object.create(null) as Record<string, string> };
+  if (v === null) return head;
+  const bad = (what: string, field: string, type: string): never => {
+    throw new InputError(`YAML parse error on ${file}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go ${field} of type ${type}`);
+  };
+  if (!isMap(v)) return bad(goKind(v), 'value', 'releaseutil.SimpleHead');
+  const m = v as GoMap;
+  const get = (o: GoMap, k: string): GoValue => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+  const api = get(m, 'apiVersion');
+  if (api !== undefined && api !== null && typeof api !== 'string') bad(goKind(api), 'struct field SimpleHead.apiVersion', 'string');
+  const kind = get(m, 'kind');
+  if (kind !== undefined && kind !== null && typeof kind !== 'string') bad(goKind(kind), 'struct field SimpleHead.kind', 'string');
+  head.kind = typeof kind === 'string' ? kind : '';
+  const meta = get(m, 'metadata');
+  if (meta !== undefined && meta !== null) {
+    if (!isMap(meta)) bad(goKind(meta), 'struct field SimpleHead.metadata', 'struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }');
+    const mm = meta as GoMap;
+    const name = get(mm, 'name');
+    if (name !== undefined && name !== null && typeof name !== 'string') bad(goKind(name), 'struct field .metadata.name', 'string');
+    head.name = typeof name === 'string' ? name : '';
+    const ann = get(mm, 'annotations');
+    if (ann !== undefined && ann !== null) {
+      if (!isMap(ann)) bad(goKind(ann), 'struct field .metadata.annotations', 'map[string]string');
+      for (const [k, x] of Object.entries(ann as GoMap)) {
+        if (x !== null && typeof x !== 'string') bad(goKind(x), 'struct field .metadata.annotations', 'string');
+        head.annotations[k] = typeof x === 'string' ? x : '';
+      }
+    }
+  }
+  return head;
+}
+
+function byteCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+const ORDER = new Map(INSTALL_ORDER.map((k, i) => [k, i]));
+
+/** lessByKind: install order; unknown kinds last, among themselves by kind name; ties keep their order. */
+function lessByKind(a: string, b: string): number {
+  const first = ORDER.get(a);
+  const second = ORDER.get(b);
+  if (first === undefined && second === undefined) return a === b ? 0 : a < b ? -1 : 1;
+  if (first === undefined) return 1;
+  if (second === undefined) return -1;
+  return first - second;
+}
+
+/** SortManifests: hooks and manifests, each sorted by kind (Array.prototype.sort is stable). */
+export function sortManifests(files: Map<string, string>): { hooks: Hook[]; manifests: Manifest[] } {
+  const hooks: Hook[] = [];
+  const manifests: Manifest[] = [];
+  for (const file of [...files.keys()].sort(byteCompare)) {
+    const content = files.get(file)!;
+    if (file.slice(file.lastIndexOf('/') + 1).startsWith('_')) continue;
+    if (content.trim() === '') continue;
+    for (const doc of splitManifests(content)) {
+      const head = simpleHead(doc, file);
+      const m: Manifest = { name: file, content: doc, kind: head.kind, resourceName: head.name };
+      const hookTypes = Object.prototype.hasOwnProperty.call(head.annotations, 'helm.sh/hook') ? head.annotations['helm.sh/hook'] : undefined;
+      if (hookTypes === undefined) {
+        manifests.push(m);
+        continue;
+      }
+      const events = hookTypes.split(',').map((h) => h.trim().toLowerCase());
+      // Helm logs and drops a document whose hook it does not know
+      if (!events.every((e) => HOOK_EVENTS.has(e))) continue;
+      const w = Number.parseInt(head.annotations['helm.sh/hook-weight'] ?? '', 10);
+      hooks.push({ ...m, events, weight: /^[+-]?\d+$/.test((head.annotations['helm.sh/hook-weight'] ?? '').trim()) ? w : 0 });
+    }
+  }
+  manifests.sort((a, b) => lessByKind(a.kind, b.kind));
+  hooks.sort((a, b) => lessByKind(a.kind, b.kind));
+  return { hooks, manifests };
+}
+
+export interface CrdFile {
+  /** CHART/crds/FILE */
+  name: string;
+  content: string;
+}
+
+/** The text `helm template` prints: CRDs (when included), manifests, then hooks. */
+export function templateOutput(sorted: { hooks: Hook[]; manifests: Manifest[] }, crds: CrdFile[] = []): string {
+  let b = '';
+  for (const c of crds) b += `---\n# Source: ${c.name}\n${c.content}\n`;
+  for (const m of sorted.manifests) b += `---\n# Source: ${m.name}\n${m.content}\n`;
+  let out = b.trim() + '\n';
+  for (const h of sorted.hooks) out += `---\n# Source: ${h.name}\n${h.content}\n`;
+  return out;
+}
+
+/** --show-only: the documents whose template path (after the chart name) matches each pattern, in turn. */
+export function showOnly(output: string, patterns: string[]): string {
+  const docs = splitManifests(output);
+  let out = '';
+  for (const f of patterns) {
+    let missing = true;
+    for (const doc of docs) {
+      const m = /# Source: [^/]+\/(.+)/.exec(doc);
+      if (!m) continue;
+      if (!filepathMatch(f, m[1]!)) continue;
+      out += `---\n${doc}\n`;
+      missing = false;
+    }
+    if (missing) throw new InputError(`could not find template ${f} in chart`);
+  }
+  return out;
+}

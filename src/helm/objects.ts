@@ -1,0 +1,300 @@
+// The built-in objects a chart's templates see besides .Values, with the Go types Helm gives them:
+// .Chart (chart.Metadata, plus IsRoot), .Release (a map), .Capabilities (chartutil.Capabilities with
+// KubeVersion and APIVersions.Has), .Files (engine.files: Get, GetBytes, Glob, Lines, AsConfig,
+// AsSecrets) and .Template (a map of Name and BasePath).
+
+import * as path from 'node:path';
+import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../template/value.js';
+import { helmToYaml } from '../yaml/emit.js';
+import type { Json } from '../istio/merge.js';
+import { globRegExp } from './match.js';
+import { chartFullPath, type Chart } from './chart.js';
+
+const str = (name: string, json: string): StructField => ({ name, json, omitempty: true, type: T.string });
+
+/** chart.Metadata's fields, as templates address them (.Chart.Name, .Chart.AppVersion, ...). */
+const METADATA_FIELDS: [string, string, GoType][] = [
+  ['Name', 'name', T.string],
+  ['Home', 'home', T.string],
+  ['Sources', 'sources', SLICE_STRING],
+  ['Version', 'version', T.string],
+  ['Description', 'description', T.string],
+  ['Keywords', 'keywords', SLICE_STRING],
+  ['Maintainers', 'maintainers', SLICE_IFACE],
+  ['Icon', 'icon', T.string],
+  ['APIVersion', 'apiVersion', T.string],
+  ['Condition', 'condition', T.string],
+  ['Tags', 'tags', T.string],
+  ['AppVersion', 'appVersion', T.string],
+  ['Deprecated', 'deprecated', T.bool],
+  ['Annotations', 'annotations', mapOf(T.string, T.string)],
+  ['KubeVersion', 'kubeVersion', T.string],
+  ['Dependencies', 'dependencies', SLICE_IFACE],
+  ['Type', 'type', T.string],
+];
+
+const METADATA: GoType = {
+  kind: 'struct',
+  name: 'chart.Metadata',
+  fields: METADATA_FIELDS.map(([name, json, type]) => ({ name, json, omitempty: true, type })),
+};
+
+/** The struct Helm builds per chart: chart.Metadata embedded, and IsRoot. */
+const CHART_DATA: GoType = {
+  kind: 'struct',
+  name: 'struct { chart.Metadata; IsRoot bool }',
+  fields: [{ name: 'Metadata', json: '', embedded: true, type: METADATA }, { name: 'IsRoot', json: 'IsRoot', type: T.bool }],
+};
+
+class ChartData extends RecordStruct {
+  constructor(
+    private readonly meta: RecordStruct,
+    isRoot: boolean,
+  ) {
+    super(CHART_DATA, { Metadata: meta, IsRoot: isRoot });
+  }
+  override field(name: string): GoValue {
+    // the embedded struct's fields are promoted
+    if (name === 'Metadata' || name === 'IsRoot') return super.field(name);
+    return this.meta.field(name);
+  }
+}
+
+function asGo(v: Json | undefined, t: GoType): GoValue {
+  if (v === undefined || v === null) return undefined;
+  if (t === SLICE_STRING && Array.isArray(v)) return withType(v.map((x) => (typeof x === 'string' ? x : String(x))), SLICE_STRING);
+  if (t.kind === 'map' && typeof v === 'object' && !Array.isArray(v)) {
+    const m = newMap();
+    for (const [k, x] of Object.entries(v)) m[k] = typeof x === 'string' ? x : String(x);
+    return withType(m, t);
+  }
+  if (Array.isArray(v)) return withType(v.map((x) => asGo(x, T.iface) ?? null), SLICE_IFACE);
+  if (typeof v === 'object') {
+    const m = newMap();
+    for (const [k, x] of Object.entries(v)) m[k] = asGo(x, T.iface) ?? null;
+    return m;
+  }
+  return v as GoValue;
+}
+
+export function chartObject(c: Chart): RecordStruct {
+  const values: Record<string, GoValue> = Object.create(null);
+  for (const [name, json, type] of METADATA_FIELDS) {
+    const v = asGo(c.metadata[json], type);
+    if (v !== undefined) values[name] = v;
+  }
+  values['Name'] = c.name;
+  return new ChartData(new RecordStruct(METADATA, values), c.parent === undefined);
+}
+
+// ---------- .Release ----------
+
+export interface ReleaseOptions {
+  /** Default "release-name", as `helm template` without a name. */
+  name?: string;
+  /** Default "default". */
+  namespace?: string;
+  /** Default 1. */
+  revision?: number;
+  isUpgrade?: boolean;
+}
+
+export function releaseObject(o: ReleaseOptions): GoMap {
+  const m = newMap();
+  m['Name'] = o.name ?? 'release-name';
+  m['Namespace'] = o.namespace ?? 'default';
+  m['IsUpgrade'] = o.isUpgrade ?? false;
+  m['IsInstall'] = !(o.isUpgrade ?? false);
+  m['Revision'] = BigInt(o.revision ?? 1);
+  m['Service'] = 'Helm';
+  return m;
+}
+
+// ---------- .Capabilities ----------
+
+/** The Kubernetes version `helm template` assumes without --kube-version (Helm 3.16's client-go). */
+export const DEFAULT_KUBE_VERSION = 'v1.31.0';
+
+/** The API group versions of a Kubernetes 1.31 cluster's built-in scheme (Helm's DefaultVersionSet). */
+export const DEFAULT_API_VERSIONS: readonly string[] = [
+  'v1',
+  'admissionregistration.k8s.io/v1',
+  'admissionregistration.k8s.io/v1alpha1',
+  'admissionregistration.k8s.io/v1beta1',
+  'apiextensions.k8s.io/v1',
+  'apiextensions.k8s.io/v1beta1',
+  'apiregistration.k8s.io/v1',
+  'apiregistration.k8s.io/v1beta1',
+  'apps/v1',
+  'apps/v1beta1',
+  'apps/v1beta2',
+  'authentication.k8s.io/v1',
+  'authentication.k8s.io/v1alpha1',
+  'authentication.k8s.io/v1beta1',
+  'authorization.k8s.io/v1',
+  'authorization.k8s.io/v1beta1',
+  'autoscaling/v1',
+  'autoscaling/v2',
+  'autoscaling/v2beta1',
+  'autoscaling/v2beta2',
+  'batch/v1',
+  'batch/v1beta1',
+  'certificates.k8s.io/v1',
+  'certificates.k8s.io/v1alpha1',
+  'certificates.k8s.io/v1beta1',
+  'coordination.k8s.io/v1',
+  'coordination.k8s.io/v1alpha1',
+  'coordination.k8s.io/v1beta1',
+  'discovery.k8s.io/v1',
+  'discovery.k8s.io/v1beta1',
+  'events.k8s.io/v1',
+  'events.k8s.io/v1beta1',
+  'flowcontrol.apiserver.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1beta1',
+  'flowcontrol.apiserver.k8s.io/v1beta2',
+  'flowcontrol.apiserver.k8s.io/v1beta3',
+  'internal.apiserver.k8s.io/v1alpha1',
+  'networking.k8s.io/v1',
+  'networking.k8s.io/v1alpha1',
+  'networking.k8s.io/v1beta1',
+  'node.k8s.io/v1',
+  'node.k8s.io/v1alpha1',
+  'node.k8s.io/v1beta1',
+  'policy/v1',
+  'policy/v1beta1',
+  'rbac.authorization.k8s.io/v1',
+  'rbac.authorization.k8s.io/v1alpha1',
+  'rbac.authorization.k8s.io/v1beta1',
+  'resource.k8s.io/v1alpha3',
+  'scheduling.k8s.io/v1',
+  'scheduling.k8s.io/v1alpha1',
+  'scheduling.k8s.io/v1beta1',
+  'storage.k8s.io/v1',
+  'storage.k8s.io/v1alpha1',
+  'storage.k8s.io/v1beta1',
+  'storagemigration.k8s.io/v1alpha1',
+];
+
+const method = (name: string, params: GoType[], resultType: GoType, fn: GoMethod['fn']): GoMethod => ({ name, params, results: 1, resultType, fn });
+
+const KUBE_VERSION: GoType = {
+  kind: 'struct',
+  name: 'chartutil.KubeVersion',
+  fields: [str('Version', 'version'), str('Major', 'major'), str('Minor', 'minor')],
+};
+KUBE_VERSION.methods = {
+  String: method('String', [], T.string, (v) => (v as RecordStruct).field('Version')),
+  GitVersion: method('GitVersion', [], T.string, (v) => (v as RecordStruct).field('Version')),
+};
+const KUBE_VERSION_PTR = ptrTo(KUBE_VERSION);
+KUBE_VERSION_PTR.methods = KUBE_VERSION.methods;
+
+const VERSION_SET: GoType = { kind: 'slice', name: 'chartutil.VersionSet', elem: T.string };
+VERSION_SET.methods = {
+  Has: method('Has', [T.string], T.bool, (v, x) => (v as GoValue[]).includes(x as string)),
+};
+
+const HELM_VERSION: GoType = {
+  kind: 'struct',
+  name: 'chartutil.HelmVersion',
+  fields: [str('Version', 'version'), str('GitCommit', 'git_commit'), str('GitTreeState', 'git_tree_state'), str('GoVersion', 'go_version')],
+};
+
+const CAPABILITIES: GoType = {
+  kind: 'struct',
+  name: 'chartutil.Capabilities',
+  fields: [
+    { name: 'KubeVersion', json: 'KubeVersion', type: KUBE_VERSION },
+    { name: 'APIVersions', json: 'APIVersions', type: VERSION_SET },
+    { name: 'HelmVersion', json: 'HelmVersion', type: HELM_VERSION },
+  ],
+};
+
+export interface CapabilitiesOptions {
+  /** "1.33", "v1.33.2" (default DEFAULT_KUBE_VERSION). */
+  kubeVersion?: string;
+  /** Added to DEFAULT_API_VERSIONS (helm template --api-versions). */
+  apiVersions?: string[];
+}
+
+/** chartutil.ParseKubeVersion: "1.33" → v1.33.0. Undefined when it is not a version. */
+export function parseKubeVersion(s: string): { version: string; major: string; minor: string } | undefined {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(s.trim());
+  if (!m) return undefined;
+  const major = String(Number(m[1]));
+  const minor = String(Number(m[2] ?? '0'));
+  const patch = String(Number(m[3] ?? '0'));
+  return { version: `v${major}.${minor}.${patch}${m[4] ?? ''}${m[5] ?? ''}`, major, minor };
+}
+
+export function capabilitiesObject(o: CapabilitiesOptions): RecordStruct {
+  const kv = parseKubeVersion(o.kubeVersion ?? DEFAULT_KUBE_VERSION);
+  if (!kv) throw new Error(`invalid kube version "${o.kubeVersion}"`);
+  const apis = withType([...DEFAULT_API_VERSIONS, ...(o.apiVersions ?? [])], VERSION_SET);
+  return new RecordStruct(
+    CAPABILITIES,
+    {
+      KubeVersion: new RecordStruct(KUBE_VERSION, { Version: kv.version, Major: kv.major, Minor: kv.minor }),
+      APIVersions: apis,
+      HelmVersion: new RecordStruct(HELM_VERSION, { Version: 'v3.16.0', GitCommit: '', GitTreeState: 'clean', GoVersion: '' }),
+    },
+    true,
+  );
+}
+
+// ---------- .Files ----------
+
+const BYTES = sliceOf(T.uint8);
+const FILES: GoType = { kind: 'map', name: 'engine.files', key: T.string, elem: BYTES };
+
+function filesGet(v: GoValue, name: GoValue): string {
+  const m = v as GoMap;
+  return Object.prototype.hasOwnProperty.call(m, name as string) ? (m[name as string] as string) : '';
+}
+
+function basenameMap(v: GoValue, encode: (s: string) => string): string {
+  const m = v as GoMap;
+  const keys = Object.keys(m);
+  if (keys.length === 0) return '';
+  const out = newMap();
+  for (const k of keys) out[path.posix.basename(k)] = encode(m[k] as string);
+  return helmToYaml(withType(out, mapOf(T.string, T.string)));
+}
+
+FILES.methods = {
+  Get: method('Get', [T.string], T.string, filesGet),
+  GetBytes: method('GetBytes', [T.string], T.string, filesGet),
+  Glob: method('Glob', [T.string], FILES, (v, pattern) => {
+    const re = globRegExp(pattern as string);
+    const out = withType(newMap(), FILES);
+    if (!re) return out;
+    const m = v as GoMap;
+    for (const k of Object.keys(m)) if (re.test(k)) out[k] = m[k];
+    return out;
+  }),
+  Lines: method('Lines', [T.string], SLICE_STRING, (v, p) => {
+    const m = v as GoMap;
+    if (!Object.prototype.hasOwnProperty.call(m, p as string)) return withType([], SLICE_STRING);
+    let s = m[p as string] as string;
+    if (s.endsWith('\n')) s = s.slice(0, -1);
+    return withType(s.split('\n'), SLICE_STRING);
+  }),
+  AsConfig: method('AsConfig', [], T.string, (v) => basenameMap(v, (s) => s)),
+  AsSecrets: method('AsSecrets', [], T.string, (v) => basenameMap(v, (s) => Buffer.from(s, 'utf8').toString('base64'))),
+};
+
+/** The chart's non-template files, as .Files. (Contents are held as text: templates only read them as strings.) */
+export function filesObject(c: Chart): GoMap {
+  const m = withType(newMap(), FILES);
+  for (const f of c.files) m[f.name] = f.data.toString('utf8');
+  return m;
+}
+
+export function templateObject(name: string, basePath: string): GoMap {
+  const m = newMap();
+  m['Name'] = name;
+  m['BasePath'] = basePath;
+  return m;
+}
+
+export { chartFullPath };

@@ -1,0 +1,128 @@
+// values.schema.json: each chart's coalesced values checked against its schema (ajv), failures worded
+// as Helm words them (gojsonschema's "- FIELD: DESCRIPTION" lines under the chart's name).
+
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject } from 'ajv';
+import { GoNum, isMap, type GoMap, type GoValue } from '../template/value.js';
+import { InputError } from '../yaml/load.js';
+import type { Chart } from './chart.js';
+
+let ajv: Ajv | undefined;
+
+function compiler(): Ajv {
+  if (!ajv) {
+    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false });
+  }
+  return ajv;
+}
+
+function field(instancePath: string, extra?: string): string {
+  const segs = instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) segs.push(extra);
+  return segs.length === 0 ? '(root)' : segs.join('.');
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'object') return 'object';
+  return typeof v;
+}
+
+/** One gojsonschema-style line for an ajv error. */
+function describe(e: ErrorObject, values: unknown): string {
+  const at = field(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  const valueAt = (): unknown => e.instancePath.split('/').slice(1).reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), values);
+  switch (e.keyword) {
+    case 'type':
+      return `${at}: Invalid type. Expected: ${String(p.type).replace(/,/g, ', ')}, given: ${jsonType(valueAt())}`;
+    case 'required':
+      return `${at}: ${String(p.missingProperty)} is required`;
+    case 'additionalProperties':
+      return `${at}: Additional property ${String(p.additionalProperty)} is not allowed`;
+    case 'enum':
+      return `${at}: ${at} must be one of the following: ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
+    case 'const':
+      return `${at}: ${at} does not match: ${JSON.stringify(p.allowedValue)}`;
+    case 'minimum':
+      return `${at}: Must be greater than or equal to ${String(p.limit)}`;
+    case 'maximum':
+      return `${at}: Must be less than or equal to ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `${at}: Must be greater than ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `${at}: Must be less than ${String(p.limit)}`;
+    case 'minLength':
+      return `${at}: String length must be greater than or equal to ${String(p.limit)}`;
+    case 'maxLength':
+      return `${at}: String length must be less than or equal to ${String(p.limit)}`;
+    case 'pattern':
+      return `${at}: Does not match pattern '${String(p.pattern)}'`;
+    case 'minItems':
+      return `${at}: Array must have at least ${String(p.limit)} items`;
+    case 'maxItems':
+      return `${at}: Array must have at most ${String(p.limit)} items`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
+}
+
+/** Values as JSON sees them (an int64 from --set is a number). */
+function plainJson(v: GoValue): unknown {
+  if (v instanceof GoNum) return Number(v.v);
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plainJson);
+  if (isMap(v)) {
+    const o: Record<string, unknown> = Object.create(null);
+    for (const k of Object.keys(v)) o[k] = plainJson(v[k]);
+    return o;
+  }
+  return v === undefined ? null : v;
+}
+
+/** The problems of one chart's values against its schema ([] when it has none or they pass). */
+export function schemaProblems(c: Chart, values: GoMap): string[] {
+  if (!c.schema) return [];
+  let schema: unknown;
+  try {
+    schema = JSON.parse(c.schema.text);
+  } catch (e) {
+    throw new InputError(`invalid JSON: ${(e as Error).message}`, c.schema.file);
+  }
+  if (schema === null || typeof schema !== 'object') throw new InputError('a schema must be a JSON object', c.schema.file);
+  // Helm reads draft 4 to 7 whatever $schema says; ajv would look the meta-schema up and fail
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  void _ignored;
+  let validate;
+  try {
+    validate = compiler().compile(rest);
+  } catch (e) {
+    throw new InputError(`invalid schema: ${(e as Error).message.split('\n')[0]}`, c.schema.file);
+  }
+  const plain = plainJson(values);
+  if (validate(plain)) return [];
+  return (validate.errors ?? []).map((e) => describe(e, plain));
+}
+
+/** ValidateAgainstSchema: the chart and each subchart (with its table of the values). */
+export function validateAgainstSchema(c: Chart, values: GoMap): void {
+  const lines: string[] = [];
+  const walk = (ch: Chart, v: GoMap): void => {
+    const problems = schemaProblems(ch, v);
+    if (problems.length > 0) lines.push(`${ch.name}:`, ...problems.map((p) => `- ${p}`));
+    for (const d of ch.dependencies) {
+      const sub = Object.prototype.hasOwnProperty.call(v, d.name) ? v[d.name] : undefined;
+      walk(d, isMap(sub) ? sub : (Object.create(null) as GoMap));
+    }
+  };
+  walk(c, values);
+  if (lines.length > 0) {
+    throw new InputError(`values don't meet the specifications of the schema(s) in the following chart(s): ${lines.join(' ')}`, c.schema?.file ?? c.location);
+  }
+}
