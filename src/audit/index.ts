@@ -1,7 +1,9 @@
 // sidecar-render audit: find sidecar lifecycle hazards in workloads, injector templates and cluster dumps.
 //
-//   audit(inputs, options)          → Finding[]
-//   auditDetailed(inputs, options)  → findings plus the judged workloads (for timelines)
+//   audit(inputs, options)          → Finding[]; inputs (and option files) are paths, as renderRequest
+//                                     takes them, or {name, text}; options are render's inputs
+//   auditDetailed(inputs, options)  → findings plus the judged workloads (for timelines), the
+//                                     assumptions line, ignored findings and notes
 //   timeline(subject)               → what the kubelet does at start and stop, step by step
 
 import {

@@ -113,6 +113,16 @@ describe('values: --values replaces, --values-file and --set merge', () => {
     expect(r.stdout).toContain('image: "docker.io/istio/proxyv2:1.24.1"');
     const asValues = await cli('render', '-q', '--injector-configmap', CM, '--values-file', p('iop.yaml'), '-f', ex('deployment.yaml'));
     expect(asValues.stdout).toBe(r.stdout);
+    const order = async (...args: string[]) =>
+      (parse((await cli('render', '-q', '--injector-configmap', CM, '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml'), '--merged', ...args)).stdout).spec.template.spec.containers as { name: string }[]).map((c) => c.name);
+    expect(await order()).toEqual(['istio-proxy', 'reviews']);
+    expect(await order('--iop', p('iop.yaml'))).toEqual(['reviews', 'istio-proxy']);
+    // audit reads the same file the same way: values and mesh config
+    const judged = auditDetailed([ex('deployment.yaml')], { injectorConfigMap: CM, mesh: ex('istio-mesh.yaml'), iop: [p('iop.yaml')] }).subjects[0]!;
+    expect((judged.settings.values as { global: { tag: string } }).global.tag).toBe('1.24.1');
+    expect(judged.settings.proxyConfig.holdApplicationUntilProxyStarts).toBe(false);
+    const withoutIop = auditDetailed([ex('deployment.yaml')], { injectorConfigMap: CM, mesh: ex('istio-mesh.yaml') }).subjects[0]!;
+    expect(withoutIop.settings.proxyConfig.holdApplicationUntilProxyStarts).toBe(true);
     const notIop = await cli('render', '-q', '--injector-configmap', CM, '--iop', ex('deployment.yaml'), '-f', ex('deployment.yaml'));
     expect(notIop.code).toBe(2);
     expect(notIop.stderr).toMatch(/deployment\.yaml: no IstioOperator found/);
