@@ -3,6 +3,8 @@
 // waits for the proxy, runs in the background, loops forever, or sleeps for how long.
 // It never throws: text it cannot read is taken as plain words.
 
+import { re2 } from '../funcs/sprig/re2.js';
+
 // ---------- lexer ----------
 
 interface Word {
@@ -1115,7 +1117,8 @@ function grepTest(a: string[]): ((line: string) => boolean) | undefined {
   const fixed = cmd === 'fgrep' || flags.includes('F');
   const pats = grepPatterns(a);
   if (pats.length === 0) return undefined;
-  const res: RegExp[] = [];
+  // patterns come from the input: RE2 matching, linear in the line whatever the pattern
+  const res: { test(line: string): boolean }[] = [];
   for (const p of pats) {
     let src: string;
     if (fixed) src = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -1124,7 +1127,8 @@ function grepTest(a: string[]): ((line: string) => boolean) | undefined {
     if (flags.includes('w')) src = `\\b(?:${src})\\b`;
     if (flags.includes('x')) src = `^(?:${src})$`;
     try {
-      res.push(new RegExp(src, flags.includes('i') ? 'i' : ''));
+      const RE2 = re2();
+      res.push(RE2.compile(src, flags.includes('i') ? RE2.CASE_INSENSITIVE : 0));
     } catch {
       return undefined;
     }
