@@ -551,6 +551,8 @@ export interface ShellFacts {
   netstatUdpGrepTcp: boolean;
   /** The script asks the proxy to exit (`/quitquitquit`). */
   quitsProxy: boolean;
+  /** The script signals pilot-agent or envoy by name (`pkill pilot-agent`): works only in a shared process namespace. */
+  killsProxy?: boolean;
   /** The script polls the proxy's readiness endpoint from localhost. */
   pollsProxy?: { text: string; port: number };
   /** The script begins with a fixed `sleep N` and then runs something else. */
@@ -739,6 +741,7 @@ class Analyzer {
     this.facts.commands.push(rest);
     const text = words.slice(i).map((w) => w.raw).join(' ');
     if (callsQuit(rest)) this.facts.quitsProxy = true;
+    if (killsProxy(rest)) this.facts.killsProxy = true;
     if (!this.facts.pollsProxy) {
       const m = LOCAL_READY_RE.exec(text);
       if (m) this.facts.pollsProxy = { text, port: Number(m[1] ?? m[2]) };
@@ -849,6 +852,13 @@ function callsQuit(argv: string[]): boolean {
     return flag >= 0 && /quitquitquit/.test(args[flag + 1] ?? '');
   }
   return false;
+}
+
+/** `pkill [-SIG] [-f] pilot-agent`, `killall envoy`: the proxy's processes by name. */
+function killsProxy(argv: string[]): boolean {
+  const cmd = base(argv[0] ?? '');
+  if (cmd !== 'pkill' && cmd !== 'killall') return false;
+  return argv.slice(1).some((a) => !a.startsWith('-') && /pilot-agent|envoy/.test(a));
 }
 
 /** `exec CMD ...` (not a bare `exec` that only redirects): the shell is replaced. */

@@ -12,7 +12,10 @@ import type { Rule } from './rule.js';
 export function proxyExit(s: Subject): string | undefined {
   for (const c of [...s.initContainers, ...s.containers]) {
     if (c.isProxy || c.field === 'initContainers') continue;
-    if (entrypointFacts(c).quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
+    const f = entrypointFacts(c);
+    if (f.quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
+    // signalling the proxy by name reaches it only when the pod shares one process namespace
+    if (f.killsProxy && s.spec['shareProcessNamespace'] === true) return `${c.name} stops the proxy's processes when it is done (shared process namespace)`;
   }
   return undefined;
 }
