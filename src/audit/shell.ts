@@ -3,6 +3,8 @@
 // waits for the proxy, runs in the background, loops forever, or sleeps for how long.
 // It never throws: text it cannot read is taken as plain words.
 
+import { re2 } from '../funcs/sprig/re2.js';
+
 // ---------- lexer ----------
 
 interface Word {
@@ -549,6 +551,8 @@ export interface ShellFacts {
   netstatUdpGrepTcp: boolean;
   /** The script asks the proxy to exit (`/quitquitquit`). */
   quitsProxy: boolean;
+  /** The script signals pilot-agent or envoy by name (`pkill pilot-agent`): works only in a shared process namespace. */
+  killsProxy?: boolean;
   /** The script polls the proxy's readiness endpoint from localhost. */
   pollsProxy?: { text: string; port: number };
   /** The script begins with a fixed `sleep N` and then runs something else. */
@@ -737,6 +741,7 @@ class Analyzer {
     this.facts.commands.push(rest);
     const text = words.slice(i).map((w) => w.raw).join(' ');
     if (callsQuit(rest)) this.facts.quitsProxy = true;
+    if (killsProxy(rest)) this.facts.killsProxy = true;
     if (!this.facts.pollsProxy) {
       const m = LOCAL_READY_RE.exec(text);
       if (m) this.facts.pollsProxy = { text, port: Number(m[1] ?? m[2]) };
@@ -847,6 +852,13 @@ function callsQuit(argv: string[]): boolean {
     return flag >= 0 && /quitquitquit/.test(args[flag + 1] ?? '');
   }
   return false;
+}
+
+/** `pkill [-SIG] [-f] pilot-agent`, `killall envoy`: the proxy's processes by name. */
+function killsProxy(argv: string[]): boolean {
+  const cmd = base(argv[0] ?? '');
+  if (cmd !== 'pkill' && cmd !== 'killall') return false;
+  return argv.slice(1).some((a) => !a.startsWith('-') && /pilot-agent|envoy/.test(a));
 }
 
 /** `exec CMD ...` (not a bare `exec` that only redirects): the shell is replaced. */
@@ -1115,7 +1127,8 @@ function grepTest(a: string[]): ((line: string) => boolean) | undefined {
   const fixed = cmd === 'fgrep' || flags.includes('F');
   const pats = grepPatterns(a);
   if (pats.length === 0) return undefined;
-  const res: RegExp[] = [];
+  // patterns come from the input: RE2 matching, linear in the line whatever the pattern
+  const res: { test(line: string): boolean }[] = [];
   for (const p of pats) {
     let src: string;
     if (fixed) src = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -1124,7 +1137,8 @@ function grepTest(a: string[]): ((line: string) => boolean) | undefined {
     if (flags.includes('w')) src = `\\b(?:${src})\\b`;
     if (flags.includes('x')) src = `^(?:${src})$`;
     try {
-      res.push(new RegExp(src, flags.includes('i') ? 'i' : ''));
+      const RE2 = re2();
+      res.push(RE2.compile(src, flags.includes('i') ? RE2.CASE_INSENSITIVE : 0));
     } catch {
       return undefined;
     }

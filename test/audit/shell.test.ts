@@ -19,6 +19,8 @@ const rows: Row[] = [
   ["while [ $(ss -Hltnp | grep -v -E 'envoy|pilot-agent' | wc -l) -ne 0 ]; do sleep 1; done", { never: false }],
   ["until [ $(netstat -lnt | grep -v ':15000' | grep -c LISTEN) -eq 0 ]; do sleep 1; done", { never: true }],
   ['while [ $(ss -ltn | grep :8080 | grep -v 15000 | wc -l) -gt 0 ]; do sleep 1; done', { never: false }],
+  // a pattern that backtracks exponentially in a backtracking engine: matched in linear time
+  ["while [ $(ss -ltnp | grep -v -E '((.*)*)*(x+x+)+y' | wc -l) -gt 0 ]; do sleep 1; done", { never: true }],
   ['while true; do sleep 1; done', { never: true }],
   ['while :; do echo x; done', { never: true }],
   ['until false; do sleep 5; done', { never: true }],

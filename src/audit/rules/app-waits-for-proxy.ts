@@ -57,7 +57,7 @@ export const appWaitsForProxy: Rule = {
             container: c.name,
             message: `Init container ${c.name} waits for the proxy on ${url}, but the classic proxy starts only after all init containers have finished: the pod never starts.`,
             evidence: at,
-            fix: 'Remove the wait from the init container (or run the proxy as a native sidecar, which starts before later init containers).',
+            fix: fixFor(s, `remove the wait from the init container${nativePossible(s) ? ` (or ${nativeRemedy(s)}: a native sidecar starts before later init containers)` : ''}`),
           });
         } else {
           report({

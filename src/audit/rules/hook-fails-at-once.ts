@@ -8,7 +8,7 @@ export const hookFailsAtOnce: Rule = {
   severity: 'error',
   summary: 'A postStart or preStop script the shell rejects (an unclosed quote, a loop without done), so the hook fails as soon as it runs.',
   description:
-    'The kubelet runs exec hooks as written; a shell script with a syntax error exits with an error before doing its work. A failed preStop is only logged (FailedPreStopHook) and the container gets SIGTERM at once, without the wait the hook was meant to give; a failed postStart makes the kubelet kill the container.',
+    'The kubelet runs exec hooks as written; a shell script with a syntax error stops there with exit status 2 (dash and bash alike), so the hook fails. A failed preStop is only logged (FailedPreStopHook) and the container gets SIGTERM at once, without the wait the hook was meant to give; a failed postStart makes the kubelet kill the container.',
   check(s, report) {
     for (const c of [...s.initContainers, ...s.containers]) {
       for (const name of ['postStart', 'preStop'] as HookName[]) {
@@ -21,7 +21,7 @@ export const hookFailsAtOnce: Rule = {
             : `the kubelet kills ${c.name} as soon as it starts and restarts it according to the pod's restartPolicy`;
         report({
           container: c.name,
-          message: `The ${name} of ${c.name} is a shell script with ${bad}: the shell rejects it and exits with an error, so the hook fails when it runs; ${then}.`,
+          message: `The ${name} of ${c.name} is a shell script with ${bad}: the shell stops there with a syntax error (exit 2; only lines before it run), so the hook fails; ${then}.`,
           evidence: s.at(c, ['lifecycle', name]),
           fix: `Fix the script (${bad}); \`sh -n -c '...'\` checks it without running it.`,
         });

@@ -26,8 +26,10 @@ export const istioInitRestartAlways: Rule = {
     if (s.kubeVersion && !kubeAtLeast(s.kubeVersion, 1, 29)) return;
     for (const c of s.initContainers) {
       if (!isIstioInit(c) || c.spec['restartPolicy'] !== 'Always') continue;
-      const on = s.kubeVersion ? `on Kubernetes ${s.kubeVersion.join('.')}` : 'on Kubernetes 1.29 or later';
-      const assumed = s.kubeVersion ? '' : ' Assumed: the cluster runs Kubernetes 1.29+ (no --kube-version given); before 1.29 the field is dropped and nothing happens.';
+      // an injected native proxy shows the cluster honours the field; otherwise it is assumed
+      const honoured = !!s.kubeVersion || (s.injection === 'injected' && s.initContainers.some((x) => x.isProxy && x.spec['restartPolicy'] === 'Always'));
+      const on = s.kubeVersion ? `on Kubernetes ${s.kubeVersion.join('.')}` : honoured ? 'on this cluster, which runs the proxy as a native sidecar,' : 'on Kubernetes 1.29 or later';
+      const assumed = honoured ? '' : ' Assumed: the cluster runs Kubernetes 1.29+ (no --kube-version given); before 1.29 the field is dropped and nothing happens.';
       report({
         container: c.name,
         message: `${c.name} has restartPolicy: Always (${cause(s, c.name)}); ${on} that makes it a native sidecar: the kubelet restarts it every time it exits, and starts the application as soon as it has started, possibly before its iptables rules are in place.${assumed}`,

@@ -6,13 +6,17 @@ import type { Rule } from './rule.js';
 
 /**
  * How a classic proxy learns that the work is done: the application (or its wrapper) calling the
- * proxy's /quitquitquit when it finishes. EXIT_ON_ZERO_ACTIVE_CONNECTIONS is no such way: pilot-agent
- * reads it only while terminating, after a SIGTERM that nothing sends when the application exits.
+ * proxy's /quitquitquit when it finishes, or stopping it by name in a shared process namespace.
+ * EXIT_ON_ZERO_ACTIVE_CONNECTIONS is no such way: pilot-agent reads it only while terminating, after
+ * a SIGTERM that nothing sends when the application exits.
  */
 export function proxyExit(s: Subject): string | undefined {
   for (const c of [...s.initContainers, ...s.containers]) {
     if (c.isProxy || c.field === 'initContainers') continue;
-    if (entrypointFacts(c).quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
+    const f = entrypointFacts(c);
+    if (f.quitsProxy) return `${c.name} calls the proxy's /quitquitquit when it is done`;
+    // signalling the proxy by name reaches it only when the pod shares one process namespace
+    if (f.killsProxy && s.spec['shareProcessNamespace'] === true) return `${c.name} stops the proxy's processes when it is done (shared process namespace)`;
   }
   return undefined;
 }
@@ -28,7 +32,7 @@ export const jobNeverCompletes: Rule = {
   severity: 'error',
   summary: 'A Job or CronJob with a classic proxy sidecar and no way for the proxy to exit.',
   description:
-    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit (Istio 1.3+) or the proxy runs as a native sidecar. EXIT_ON_ZERO_ACTIVE_CONNECTIONS does not help: pilot-agent reads it only after SIGTERM, which nothing sends when the application exits.',
+    'A pod completes only when all its containers have exited. A classic istio-proxy keeps running after the job\'s work is done unless the app calls /quitquitquit (Istio 1.3+), a wrapper stops the proxy in a shared process namespace, or the proxy runs as a native sidecar. EXIT_ON_ZERO_ACTIVE_CONNECTIONS does not help: pilot-agent reads it only after SIGTERM, which nothing sends when the application exits.',
   check(s, report) {
     const proxy = s.proxy;
     if (!s.workload.runsToCompletion || !proxy || proxy.native || s.gateway) return;

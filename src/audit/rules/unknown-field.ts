@@ -1,4 +1,5 @@
-import type { ContainerView } from '../subject.js';
+import type { ContainerView, Subject } from '../subject.js';
+import { fixFor, holdAvailable, holdDoesNotFit, holdRemedy, nativePossible, nativeRemedy, readinessUrl } from '../remedies.js';
 import { get, isObject, kubeAtLeast, type PathSeg } from '../types.js';
 import type { RawFinding, Rule } from './rule.js';
 
@@ -26,8 +27,14 @@ const POD_SPEC = new Set([
   'hostUsers', 'schedulingGates', 'resourceClaims', 'resources', 'hostnameOverride',
 ]);
 
-const SIDECAR_TYPE_FIX =
-  'Remove `lifecycle.type`; to start the proxy before the app use native sidecars (an init container with restartPolicy: Always, Kubernetes 1.29+; annotation sidecar.istio.io/nativeSidecar: "true") or holdApplicationUntilProxyStarts.';
+/** `lifecycle.type: Sidecar` never shipped: what does order start-up on this pod's release. */
+function sidecarTypeFix(s: Subject): string {
+  const ways: string[] = [];
+  if (nativePossible(s)) ways.push(nativeRemedy(s));
+  if (holdAvailable(s) && !holdDoesNotFit(s)) ways.push(holdRemedy(s));
+  if (ways.length) return fixFor(s, `remove \`lifecycle.type\`; to start the proxy before the app, ${ways.join('; or ')}`);
+  return fixFor(s, `remove \`lifecycle.type\`; nothing here starts the proxy first (the hold came in Istio 1.7, native sidecars in 1.19 on Kubernetes 1.29+): upgrade, or have the application wait for ${readinessUrl(s)} with a bounded loop`);
+}
 
 function unknownKeys(o: unknown, known: Set<string>): string[] {
   return isObject(o) ? Object.keys(o).filter((k) => !known.has(k)) : [];
@@ -50,7 +57,7 @@ export const unknownField: Rule = {
       };
       if (key === 'type' && rel[rel.length - 1] === 'lifecycle') {
         f.message = `\`lifecycle.type: ${String(value)}\` on ${c?.name ?? 'a container'} was proposed for Kubernetes 1.18 but never shipped: the field is dropped and the container is started and stopped like any other.`;
-        f.fix = SIDECAR_TYPE_FIX;
+        f.fix = sidecarTypeFix(s);
       }
       report(f);
     };
@@ -82,7 +89,7 @@ export const unknownField: Rule = {
         container: null,
         message: `values global.proxy.lifecycle.${k} is not a Kubernetes field; the injected proxy ignores it.`,
         evidence: s.settings.valueEvidence(['global', 'proxy', 'lifecycle', k]) ?? { path: `values global.proxy.lifecycle.${k}` },
-        fix: k === 'type' ? SIDECAR_TYPE_FIX : `Remove \`${k}\`.`,
+        fix: k === 'type' ? sidecarTypeFix(s) : `Remove \`${k}\`.`,
       });
     }
   },
