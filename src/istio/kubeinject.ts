@@ -16,6 +16,7 @@ import { GoJsonError } from './gostruct.js';
 import { clone, isObject, type Json, type JsonObject } from './merge.js';
 import { kubeApiMinor } from './postprocess.js';
 import { decodeWorkload, KUBE_INJECT_KINDS } from './kube/workloads.js';
+import { dropZeroCreationTimestamps } from './kube/meta.js';
 import { loadSlice, workloadFromObject } from './workload.js';
 import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
 
@@ -81,7 +82,11 @@ function typedYaml(kind: string, obj: JsonObject, kube: number): string {
     return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
   }
   const typed = decodeWorkload(kind, obj, kube);
-  return jsonToYaml(goJsonMarshal(typed ?? (obj as unknown as GoValue)));
+  const json = goJsonMarshal(typed ?? (obj as unknown as GoValue));
+  if (kube < 34) return jsonToYaml(json);
+  const v = JSON.parse(json) as unknown;
+  dropZeroCreationTimestamps(v);
+  return jsonToYaml(goJsonMarshal(jsonShaped(v) as unknown as GoValue));
 }
 
 function listMeta(m: JsonObject): JsonObject {
@@ -93,7 +98,10 @@ function listMeta(m: JsonObject): JsonObject {
 /** The object after a JSON round trip through its Go type, as kube-inject holds it once decoded. */
 function typedJson(kind: string, obj: JsonObject, kube: number): Json {
   const t = decodeWorkload(kind, obj, kube);
-  return t ? jsonShaped(JSON.parse(goJsonMarshal(t))) : obj;
+  if (!t) return obj;
+  const v = JSON.parse(goJsonMarshal(t)) as unknown;
+  if (kube >= 34) dropZeroCreationTimestamps(v);
+  return jsonShaped(v);
 }
 
 export function* kubeInjectStream(renderer: Renderer, text: string, file: string): Generator<RenderEvent, { failed: number; total: number }> {

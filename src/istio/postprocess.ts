@@ -448,8 +448,11 @@ const PodParts = structType('v1.Pod', [field('ObjectMeta', 'metadata,omitempty',
 export function goRoundTrip(pod: JsonObject, version: IstioVersion): JsonObject {
   const raw = clone(pod);
   dropNewerFields(PodParts, raw, kubeApiMinor(version));
+  const kube = kubeApiMinor(version);
   const text = goJsonMarshal(decodeGo(PodParts, raw));
-  return toJson(JSON.parse(text) as unknown) as JsonObject;
+  const out = toJson(JSON.parse(text) as unknown) as JsonObject;
+  if (kube >= 34 && isObject(out.metadata ?? null) && (out.metadata as JsonObject).creationTimestamp === null) delete (out.metadata as JsonObject).creationTimestamp;
+  return out;
 }
 
 function toJson(v: unknown): Json {

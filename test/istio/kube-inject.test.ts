@@ -93,6 +93,14 @@ describe('--mode kube-inject --merged', () => {
     expect(d.spec.template.metadata.creationTimestamp).toBeNull();
   });
 
+  it('writes creationTimestamp: null as each release does: up to Kubernetes 1.33 APIs (Istio 1.27), not from 1.34 (1.28)', () => {
+    const old = render(deployment, { mode: 'kube-inject', istioVersion: { major: 1, minor: 27 } }).text;
+    const cur = render(deployment, { mode: 'kube-inject', istioVersion: { major: 1, minor: 28 } }).text;
+    expect(old.match(/creationTimestamp: null/g)).toHaveLength(2);
+    expect(cur).not.toContain('creationTimestamp');
+    expect(cur).toMatch(/^status: \{\}$/m);
+  });
+
   it('copies documents it has no type for byte for byte, and keeps a List a List', () => {
     const service = 'kind: Service\napiVersion: v1\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80   # as written\n';
     const list = `apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  apiVersion: v1\n  metadata: {name: c}\n${deployment
