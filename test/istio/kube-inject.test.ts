@@ -241,3 +241,29 @@ describe('the --mode flag', () => {
     expect(help.stdout).toMatch(/--mode <mode>[\s\S]*kube-inject/);
   });
 });
+
+describe('OTEL_RESOURCE_ATTRIBUTES (otelResourceAttributes, master)', () => {
+  const tmpl = file(
+    'otel.yaml',
+    `templates:
+  sidecar: |
+    spec:
+      containers:
+      - name: istio-proxy
+        image: p
+        env:
+        - name: OTEL_RESOURCE_ATTRIBUTES
+          value: "{{ otelResourceAttributes .MeshConfig .ObjectMeta.Annotations .ObjectMeta.Labels .DeploymentMeta.Namespace .Spec.Containers }}"
+`,
+  );
+  const mesh = file('otel-mesh.yaml', 'extensionProviders:\n- name: otel\n  opentelemetry:\n    service: otel.example\n    port: 4317\n    serviceAttributeEnrichment: OTEL_SEMANTIC_CONVENTIONS\n');
+  const attrs = (annotations: string) => {
+    const pod = file(`otel-pod-${Math.random().toString(36).slice(2)}.yaml`, `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop${annotations}}\nspec:\n  containers: [{name: cart, image: "reg:5000/cart:1.2"}]\n`);
+    return /value: "([^"]*)"/.exec(renderRequest({ template: tmpl, values, mesh, workloads: pod, istioVersion: { major: 1, minor: 99, master: true } }).text)![1];
+  };
+
+  it('names the instance namespace.$(POD_NAME).first-container, values as written', () => {
+    expect(attrs('')).toBe('service.namespace=shop,service.version=1.2,service.instance.id=shop.$(POD_NAME).cart');
+    expect(attrs(', annotations: {resource.opentelemetry.io/service.instance.id: "a b/c"}')).toBe('service.namespace=shop,service.version=1.2,service.instance.id=a b/c');
+  });
+});
