@@ -267,3 +267,19 @@ describe('OTEL_RESOURCE_ATTRIBUTES (otelResourceAttributes, master)', () => {
     expect(attrs(', annotations: {resource.opentelemetry.io/service.instance.id: "a b/c"}')).toBe('service.namespace=shop,service.version=1.2,service.instance.id=a b/c');
   });
 });
+
+describe('golden cases in kube-inject mode', () => {
+  it('take mode: kube-inject like render --mode, and reject other modes', async () => {
+    const gdir = mkdtempSync(join(tmpdir(), 'kube-inject-golden-'));
+    writeFileSync(join(gdir, 'w.yaml'), deployment);
+    writeFileSync(join(gdir, 'm.yaml'), `goldenDir: golden\ncases:\n  - name: web\n    template: ${injector}\n    values: ${values}\n    workloads: w.yaml\n    merged: true\n    mode: kube-inject\n`);
+    const up = await cli('golden', 'update', join(gdir, 'm.yaml'));
+    expect(up.code, up.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(gdir, 'golden', 'web.yaml'), 'utf8').endsWith('status: {}\n---\n')).toBe(true);
+    writeFileSync(join(gdir, 'bad.yaml'), `goldenDir: golden\ncases:\n  - name: web\n    template: ${injector}\n    workloads: w.yaml\n    mode: istiod\n`);
+    const bad = await cli('golden', 'check', join(gdir, 'bad.yaml'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml:6:\d+/);
+  });
+});
