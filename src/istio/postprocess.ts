@@ -238,7 +238,7 @@ function rewriteFeatures(v: IstioVersion): RewriteFeatures {
     tcp: atLeast(v, 1, 10),
     grpc: atLeast(v, 1, 14),
     lifecycle: atLeast(v, 1, 25),
-    initContainers: atLeast(v, 1, 20),
+    initContainers: atLeast(v, 1, 19),
     parseNumericNames: atLeast(v, 1, 25),
     portFilter: !!v.master,
     skipEmpty: atLeast(v, 1, 10),
