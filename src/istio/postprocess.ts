@@ -397,6 +397,8 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
   if (typeof a === 'string' && parseBool(a) !== undefined) rewrite = parseBool(a)!;
   if (!rewrite) return;
   const f = rewriteFeatures(ctx.version);
+  // istiod's REWRITE_TCP_PROBES=false leaves TCP probes to the kubelet
+  if (ctx.env?.REWRITE_TCP_PROBES === 'false') f.tcp = false;
   const prober = dumpAppProbers(pod, f);
   if (prober !== '') {
     const previouslyInjected = atLeast(ctx.version, 1, 10) && Object.prototype.hasOwnProperty.call(ctx.originalAnnotations, STATUS_ANNOTATION);

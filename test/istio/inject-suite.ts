@@ -103,7 +103,16 @@ export function readInjectCases(suite: string): InjectCase[] {
 export interface CaseSettings {
   meshEdits: Array<(mesh: Record<string, unknown>) => void>;
   nativeSidecars?: NativeSidecarsMode;
+  /** istiod's environment (`render --env`). */
+  env: Record<string, string>;
 }
+
+// istiod feature flags a case's setup may set, by Go name: the environment variable behind each.
+const FEATURE_ENV: Record<string, string> = {
+  EnableLegacyFSGroupInjection: 'ENABLE_LEGACY_FSGROUP_INJECTION',
+  RewriteTCPProbes: 'REWRITE_TCP_PROBES',
+  CompliancePolicy: 'COMPLIANCE_POLICY',
+};
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
@@ -143,7 +152,7 @@ function goValue(expr: string): unknown {
 
 /** The case's mesh function and setup as render settings, or why they cannot be expressed. */
 export function caseSettings(c: InjectCase): CaseSettings | { unexpressible: string } {
-  const s: CaseSettings = { meshEdits: [] };
+  const s: CaseSettings = { meshEdits: [], env: {} };
   if (c.meshBody !== undefined) {
     // nil-map guards only make room for the assignment that follows
     const body = c.meshBody.replace(/if\s+m\.[\w.]+\s*==\s*nil\s*\{[\s\S]*?\n\s*\}/g, '');
@@ -161,9 +170,15 @@ export function caseSettings(c: InjectCase): CaseSettings | { unexpressible: str
     }
   }
   if (c.setupBody !== undefined) {
-    const native = /features\.EnableNativeSidecars\.Name,\s*"(true|false)"/.exec(c.setupBody);
-    if (native) s.nativeSidecars = native[1] as NativeSidecarsMode;
-    else return { unexpressible: `setup not expressible with render's flags: ${c.setupBody.trim().split('\n')[0]}` };
+    for (const st of c.setupBody.split('\n').map((x) => x.trim()).filter(Boolean)) {
+      const native = /features\.EnableNativeSidecars(?:\.Name)?,\s*(?:"(true|false)"|features\.NativeSidecarMode(Enabled|Disabled))\)/.exec(st);
+      const flag = /&(?:\w+\.)?(\w+),\s*("(?:[^"\\]|\\.)*"|true|false)\)/.exec(st);
+      const envSet = /SetEnvForTest\(t,\s*"(\w+)",\s*("(?:[^"\\]|\\.)*")\)/.exec(st);
+      if (native) s.nativeSidecars = native[1] === 'true' || native[2] === 'Enabled' ? 'true' : 'false';
+      else if (envSet) s.env[envSet[1]!] = JSON.parse(envSet[2]!) as string;
+      else if (flag && FEATURE_ENV[flag[1]!]) s.env[FEATURE_ENV[flag[1]!]!] = flag[2]!.startsWith('"') ? (JSON.parse(flag[2]!) as string) : flag[2]!;
+      else return { unexpressible: `setup not expressible with render's flags: ${st}` };
+    }
   }
   return s;
 }
@@ -215,6 +230,7 @@ export function runInjectCase(suite: string, c: InjectCase, scratch: string): Ca
       merged: true,
       mode: 'kube-inject',
       ...(settings.nativeSidecars ? { nativeSidecars: settings.nativeSidecars } : {}),
+      env: settings.env,
     });
     text = out.text;
     messages = out.messages;

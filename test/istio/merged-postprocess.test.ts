@@ -198,3 +198,16 @@ describe("master's prometheus.istio.io/scrape-targets", () => {
     expect((old.metadata as any).annotations['prometheus.istio.io/scrape-targets']).toBe('8080');
   });
 });
+
+describe("istiod's REWRITE_TCP_PROBES", () => {
+  const pod = (): JsonObject => ({
+    metadata: {},
+    spec: { containers: [{ name: 'app', image: 'a', readinessProbe: { tcpSocket: { port: 8080 } } }, { name: 'istio-proxy', image: 'p' }] },
+  });
+  const ctx = (env: Record<string, string>) => ({ version: v('1.24'), values: { sidecarInjectorWebhook: { rewriteAppHTTPProbe: true } }, mesh: {}, env, originalAnnotations: {} }) as unknown as PostProcessContext;
+
+  it('rewrites TCP probes to the agent unless it is false', () => {
+    expect((postProcessPod(pod(), ctx({})).spec as any).containers[0].readinessProbe.httpGet.port).toBe(15020);
+    expect((postProcessPod(pod(), ctx({ REWRITE_TCP_PROBES: 'false' })).spec as any).containers[0].readinessProbe).toEqual({ tcpSocket: { port: 8080 } });
+  });
+});
