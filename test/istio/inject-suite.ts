@@ -12,6 +12,8 @@ import { renderRequest, type NativeSidecarsMode } from '../../src/istio/render.j
 export interface InjectCase {
   /** Position in the table (names the case's own inputs: `<in>.<index>.*.gen.yaml`). */
   index: number;
+  /** The kubelet version of the nodes the test gives istiod (what `auto` native sidecars read). */
+  kubeVersion?: string;
   in: string;
   want: string;
   ownSettings: boolean;
@@ -62,6 +64,10 @@ export function readInjectCases(suite: string): InjectCase[] {
   const start = src.indexOf('cases := []testCase{', fn);
   if (fn < 0 || start < 0) throw new Error(`${suite}/inject_test.go: no TestInjection case table`);
   const table = braced(src, src.indexOf('{', start + 'cases := []testCase'.length));
+  // nodes declared before the table (from 1.28): their oldest kubelet version
+  const kubelets = [...src.slice(fn, start).matchAll(/KubeletVersion:\s*"v?(\d+)\.(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  kubelets.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const kubeVersion = kubelets.length ? `${kubelets[0]![0]}.${kubelets[0]![1]}` : undefined;
   const cases: InjectCase[] = [];
   for (let i = 0; i < table.length; i++) {
     if (table[i] !== '{') continue;
@@ -73,6 +79,7 @@ export function readInjectCases(suite: string): InjectCase[] {
     };
     const input = str('in')!;
     const c: InjectCase = {
+      ...(kubeVersion ? { kubeVersion } : {}),
       index: cases.length,
       in: input,
       want: str('want') ?? `${input}.injected`,
@@ -93,7 +100,7 @@ export function readInjectCases(suite: string): InjectCase[] {
   for (const f of readdirSync(join(suite, 'testdata/inject')).sort()) {
     if (f.endsWith('.iop.yaml') || !f.endsWith('.yaml')) continue;
     if (tested.has(`${f}.injected`)) continue;
-    cases.push({ index: cases.length, in: f, want: `${f}.injected`, ownSettings: false, skipInjection: false });
+    cases.push({ ...(kubeVersion ? { kubeVersion } : {}), index: cases.length, in: f, want: `${f}.injected`, ownSettings: false, skipInjection: false });
   }
   return cases;
 }
@@ -231,6 +238,7 @@ export function runInjectCase(suite: string, c: InjectCase, scratch: string): Ca
       mode: 'kube-inject',
       ...(settings.nativeSidecars ? { nativeSidecars: settings.nativeSidecars } : {}),
       env: settings.env,
+      ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}),
     });
     text = out.text;
     messages = out.messages;
