@@ -70,7 +70,7 @@ function isInjectKind(kind: string): boolean {
   return (KUBE_INJECT_KINDS as readonly string[]).includes(kind);
 }
 
-/** The object marshalled from its Go type (sigs.k8s.io/yaml: JSON, then YAML with sorted keys). */
+/** The injected object as sigs.k8s.io/yaml prints it (JSON, then YAML with sorted keys). */
 function typedYaml(kind: string, obj: JsonObject, kube: number): string {
   if (kind === 'List') {
     // corev1.List: items are raw JSON, its ListMeta a struct (`metadata: {}`)
@@ -81,12 +81,8 @@ function typedYaml(kind: string, obj: JsonObject, kube: number): string {
     list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
     return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
   }
-  const typed = decodeWorkload(kind, obj, kube);
-  const json = goJsonMarshal(typed ?? (obj as unknown as GoValue));
-  if (kube < 34) return jsonToYaml(json);
-  const v = JSON.parse(json) as unknown;
-  dropZeroCreationTimestamps(v);
-  return jsonToYaml(goJsonMarshal(jsonShaped(v) as unknown as GoValue));
+  // a workload is already what its Go type marshals to (typedJson)
+  return jsonToYaml(goJsonMarshal(obj as unknown as GoValue));
 }
 
 function listMeta(m: JsonObject): JsonObject {
@@ -137,7 +133,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     results.push(r);
     if (r.error !== undefined) {
       failed++;
-      return v as Json;
+      return typedJson(kind, clone(v as JsonObject), kube);
     }
     return typedJson(kind, r.decision.inject && r.merged ? r.merged : (clone(v as JsonObject) as JsonObject), kube);
   };
