@@ -250,14 +250,19 @@ function otelResourceAttributes(mesh: GoValue, annotations: GoValue, labels: GoV
   const get = (m: GoValue, k: string) => (isMap(m) ? String(mapGet(m, k) ?? '') : '');
   const first = (...vs: string[]) => vs.find((v) => v !== '') ?? '';
   const attrs: string[] = [];
+  // values as written (no escaping), as Istio at head joins them
   const add = (k: string, v: string) => {
-    if (v !== '') attrs.push(`${k}=${encodeURIComponent(v)}`);
+    if (v !== '') attrs.push(`${k}=${v}`);
   };
+  const list = Array.isArray(containers) ? containers : [];
   add('service.namespace', first(get(annotations, 'resource.opentelemetry.io/service.namespace'), namespace));
   let version = first(get(annotations, 'resource.opentelemetry.io/service.version'), get(labels, 'app.kubernetes.io/version'));
-  if (version === '' && Array.isArray(containers) && containers.length === 1) version = imageVersion(String(field(containers[0]!, 'Image') ?? ''));
+  if (version === '' && list.length === 1) version = imageVersion(String(field(list[0]!, 'Image') ?? ''));
   add('service.version', version);
-  add('service.instance.id', get(annotations, 'resource.opentelemetry.io/service.instance.id'));
+  // the pod name is not known at injection: Kubernetes substitutes $(POD_NAME) in the proxy's env
+  const instance = get(annotations, 'resource.opentelemetry.io/service.instance.id');
+  if (instance !== '') add('service.instance.id', instance);
+  else if (list.length > 0) attrs.push(`service.instance.id=${namespace}.$(POD_NAME).${String(field(list[0]!, 'Name') ?? '')}`);
   return attrs.join(',');
 }
 
@@ -278,7 +283,7 @@ function imageVersion(image: string): string {
     image = image.slice(0, at);
   }
   const colon = image.lastIndexOf(':');
-  const tag = colon >= 0 && !image.slice(colon + 1).includes('/') ? image.slice(colon + 1) : '';
+  const tag = colon > image.lastIndexOf('/') ? image.slice(colon + 1) : '';
   if (tag && digest) return `${tag}@${digest}`;
   return digest || tag;
 }

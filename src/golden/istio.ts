@@ -27,6 +27,7 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   if (c.istioVersion) req.istioVersion = parseIstioVersion(c.istioVersion);
   if (c.revision) req.revision = c.revision;
   if (c.nativeSidecars) req.nativeSidecars = c.nativeSidecars;
+  if (c.mode) req.mode = c.mode;
   if (c.kubeVersion) req.kubeVersion = c.kubeVersion;
   if (c.env) req.env = c.env;
   if (c.merged) req.merged = c.merged;

@@ -46,6 +46,8 @@ export interface CaseSpec {
   istioVersion?: string;
   revision?: string;
   nativeSidecars?: 'auto' | 'true' | 'false';
+  /** Whose injection: istiod's webhook (default) or istioctl kube-inject (see render --mode). */
+  mode?: 'webhook' | 'kube-inject';
   kubeVersion?: string;
   env?: Record<string, string>;
   merged?: boolean;

@@ -22,6 +22,7 @@ const caseProperties = {
   istioVersion: { type: 'string', pattern: ISTIO_VERSION_PATTERN },
   revision: { type: 'string' },
   nativeSidecars: { enum: ['auto', 'true', 'false'] },
+  mode: { enum: ['webhook', 'kube-inject'] },
   kubeVersion: { type: 'string', pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$' },
   env: { type: 'object', additionalProperties: { type: 'string' } },
   merged: { type: 'boolean' },

@@ -16,6 +16,7 @@ import { GoJsonError } from './gostruct.js';
 import { clone, isObject, type Json, type JsonObject } from './merge.js';
 import { kubeApiMinor } from './postprocess.js';
 import { decodeWorkload, KUBE_INJECT_KINDS } from './kube/workloads.js';
+import { dropZeroCreationTimestamps } from './kube/meta.js';
 import { loadSlice, workloadFromObject } from './workload.js';
 import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
 
@@ -69,7 +70,7 @@ function isInjectKind(kind: string): boolean {
   return (KUBE_INJECT_KINDS as readonly string[]).includes(kind);
 }
 
-/** The object marshalled from its Go type (sigs.k8s.io/yaml: JSON, then YAML with sorted keys). */
+/** The injected object as sigs.k8s.io/yaml prints it (JSON, then YAML with sorted keys). */
 function typedYaml(kind: string, obj: JsonObject, kube: number): string {
   if (kind === 'List') {
     // corev1.List: items are raw JSON, its ListMeta a struct (`metadata: {}`)
@@ -80,8 +81,8 @@ function typedYaml(kind: string, obj: JsonObject, kube: number): string {
     list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
     return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
   }
-  const typed = decodeWorkload(kind, obj, kube);
-  return jsonToYaml(goJsonMarshal(typed ?? (obj as unknown as GoValue)));
+  // a workload is already what its Go type marshals to (typedJson)
+  return jsonToYaml(goJsonMarshal(obj as unknown as GoValue));
 }
 
 function listMeta(m: JsonObject): JsonObject {
@@ -93,7 +94,10 @@ function listMeta(m: JsonObject): JsonObject {
 /** The object after a JSON round trip through its Go type, as kube-inject holds it once decoded. */
 function typedJson(kind: string, obj: JsonObject, kube: number): Json {
   const t = decodeWorkload(kind, obj, kube);
-  return t ? jsonShaped(JSON.parse(goJsonMarshal(t))) : obj;
+  if (!t) return obj;
+  const v = JSON.parse(goJsonMarshal(t)) as unknown;
+  if (kube >= 34) dropZeroCreationTimestamps(v);
+  return jsonShaped(v);
 }
 
 export function* kubeInjectStream(renderer: Renderer, text: string, file: string): Generator<RenderEvent, { failed: number; total: number }> {
@@ -129,7 +133,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     results.push(r);
     if (r.error !== undefined) {
       failed++;
-      return v as Json;
+      return typedJson(kind, clone(v as JsonObject), kube);
     }
     return typedJson(kind, r.decision.inject && r.merged ? r.merged : (clone(v as JsonObject) as JsonObject), kube);
   };

@@ -120,8 +120,47 @@ function enablePrometheusMerge(mesh: JsonObject, annos: JsonObject): boolean {
   return boolValue(own(mesh, 'enablePrometheusMerge')) ?? true;
 }
 
-/** istiod's applyPrometheusMerge. */
-export function applyPrometheusMerge(pod: JsonObject, mesh: JsonObject): void {
+// Ports pilot-agent and Envoy own: master refuses to merge-scrape them.
+const RESERVED_PORTS: Record<string, string> = {
+  '15000': 'Envoy admin',
+  '15001': 'outbound traffic capture',
+  '15004': 'pilot debug',
+  '15006': 'inbound traffic capture',
+  '15008': 'HBONE tunnel',
+  '15020': 'pilot-agent status / merged Prometheus',
+  '15021': 'Envoy health',
+  '15053': 'DNS proxy',
+  '15090': 'Envoy Prometheus (already merged)',
+};
+
+/** pilot-agent's ParseScrapeTargets: "port:path" pairs, comma-separated; the path defaults to /metrics. */
+function parseScrapeTargets(raw: string): Array<{ port: string; path: string }> | undefined {
+  const out: Array<{ port: string; path: string }> = [];
+  for (let entry of raw.split(',')) {
+    entry = entry.trim();
+    if (entry === '') continue;
+    const i = entry.indexOf(':');
+    const port = (i < 0 ? entry : entry.slice(0, i)).trim();
+    if (port === '') return undefined;
+    const path = i < 0 || entry.slice(i + 1).trim() === '' ? '/metrics' : entry.slice(i + 1).trim();
+    out.push({ port, path });
+  }
+  return out;
+}
+
+/** master's checks of a port to merge-scrape: a number 1-65535, not the agent's, not one Istio owns. */
+function scrapePortError(port: string, agent: string, what: string, label: string): string | undefined {
+  const n = /^[+-]?\d+$/.test(port) ? Number(port) : NaN;
+  if (!(n >= 1 && n <= 65535)) return `invalid prometheus ${what}: invalid ${label}port ${JSON.stringify(port)}`;
+  const canon = String(n);
+  if (canon === agent) return `invalid prometheus ${what}: ${label}port ${port} conflicts with agent port`;
+  const reason = RESERVED_PORTS[canon];
+  if (reason !== undefined) return `invalid prometheus ${what}: ${label}port ${port} is reserved for Istio (${reason}) and cannot be scraped`;
+  return undefined;
+}
+
+/** istiod's applyPrometheusMerge (with `targets`, master's prometheus.istio.io/scrape-targets and port checks). */
+export function applyPrometheusMerge(pod: JsonObject, mesh: JsonObject, targets = false): void {
   const annos = annotationsOf(pod);
   // Go ranges over a map in random order; one spelling of each annotation is what pods carry.
   const keys = Object.keys(annos).sort();
@@ -143,14 +182,32 @@ export function applyPrometheusMerge(pod: JsonObject, mesh: JsonObject): void {
   // Already pointing at the agent: the user controls it, or the pod is being injected again.
   if (valueOf('prometheus_io_port') === target) return;
   const cfg = { scrape: valueOf('prometheus_io_scrape') ?? '', path: valueOf('prometheus_io_path') ?? '', port: valueOf('prometheus_io_port') ?? '' };
+  let list: Array<{ port: string; path: string }> = [];
+  if (targets) {
+    const raw = valueOf('prometheus_istio_io_scrape_targets');
+    // an unreadable list is logged and ignored by istiod
+    if (raw !== undefined) list = parseScrapeTargets(raw) ?? [];
+    if (list.length > 0) {
+      cfg.port = list[0]!.port;
+      cfg.path = list[0]!.path;
+      for (const t of list) {
+        const e = scrapePortError(t.port, target, 'scrape targets', 'target ');
+        if (e) throw new Error(e);
+      }
+    } else if (cfg.port !== '') {
+      const e = scrapePortError(cfg.port, target, 'scrape configuration', '');
+      if (e) throw new Error(e);
+    }
+  }
   const sidecar = findSidecar(pod);
-  if (sidecar && (cfg.scrape !== '' || cfg.path !== '' || cfg.port !== '')) {
-    // PrometheusScrapeConfiguration marshals scrape, path, port in that order.
-    appendEnv(sidecar, PROMETHEUS_ENV, `{"scrape":${JSON.stringify(cfg.scrape)},"path":${JSON.stringify(cfg.path)},"port":${JSON.stringify(cfg.port)}}`);
+  if (sidecar && (cfg.scrape !== '' || cfg.path !== '' || cfg.port !== '' || list.length > 0)) {
+    // PrometheusScrapeConfiguration marshals scrape, path, port (and targets, omitempty) in that order.
+    const t = list.length > 0 ? `,"targets":[${list.map((x) => `{"port":${JSON.stringify(x.port)},"path":${JSON.stringify(x.path)}}`).join(',')}]` : '';
+    appendEnv(sidecar, PROMETHEUS_ENV, `{"scrape":${JSON.stringify(cfg.scrape)},"path":${JSON.stringify(cfg.path)},"port":${JSON.stringify(cfg.port)}${t}}`);
   }
   for (const k of keys) {
     const s = sanitizeLabelName(k);
-    if (s === 'prometheus_io_scrape' || s === 'prometheus_io_port' || s === 'prometheus_io_path') delete annos[k];
+    if (s === 'prometheus_io_scrape' || s === 'prometheus_io_port' || s === 'prometheus_io_path' || (targets && s === 'prometheus_istio_io_scrape_targets')) delete annos[k];
   }
   annos['prometheus.io/port'] = target;
   annos['prometheus.io/path'] = '/stats/prometheus';
@@ -181,7 +238,7 @@ function rewriteFeatures(v: IstioVersion): RewriteFeatures {
     tcp: atLeast(v, 1, 10),
     grpc: atLeast(v, 1, 14),
     lifecycle: atLeast(v, 1, 25),
-    initContainers: atLeast(v, 1, 20),
+    initContainers: atLeast(v, 1, 19),
     parseNumericNames: atLeast(v, 1, 25),
     portFilter: !!v.master,
     skipEmpty: atLeast(v, 1, 10),
@@ -340,6 +397,8 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
   if (typeof a === 'string' && parseBool(a) !== undefined) rewrite = parseBool(a)!;
   if (!rewrite) return;
   const f = rewriteFeatures(ctx.version);
+  // istiod's REWRITE_TCP_PROBES=false leaves TCP probes to the kubelet
+  if (ctx.env?.REWRITE_TCP_PROBES === 'false') f.tcp = false;
   const prober = dumpAppProbers(pod, f);
   if (prober !== '') {
     const previouslyInjected = atLeast(ctx.version, 1, 10) && Object.prototype.hasOwnProperty.call(ctx.originalAnnotations, STATUS_ANNOTATION);
@@ -448,8 +507,11 @@ const PodParts = structType('v1.Pod', [field('ObjectMeta', 'metadata,omitempty',
 export function goRoundTrip(pod: JsonObject, version: IstioVersion): JsonObject {
   const raw = clone(pod);
   dropNewerFields(PodParts, raw, kubeApiMinor(version));
+  const kube = kubeApiMinor(version);
   const text = goJsonMarshal(decodeGo(PodParts, raw));
-  return toJson(JSON.parse(text) as unknown) as JsonObject;
+  const out = toJson(JSON.parse(text) as unknown) as JsonObject;
+  if (kube >= 34 && isObject(out.metadata ?? null) && (out.metadata as JsonObject).creationTimestamp === null) delete (out.metadata as JsonObject).creationTimestamp;
+  return out;
 }
 
 function toJson(v: unknown): Json {
@@ -486,7 +548,7 @@ export function applyLegacyFSGroup(pod: JsonObject, ctx: PostProcessContext): vo
 export function postProcessPod(pod: JsonObject, ctx: PostProcessContext): JsonObject {
   const out = clone(pod);
   if (atLeast(ctx.version, 1, 7)) {
-    applyPrometheusMerge(out, ctx.mesh);
+    applyPrometheusMerge(out, ctx.mesh, ctx.version.master === true);
     // istiod merges before it sets the config's injectedAnnotations, so theirs win.
     const annos = annotationsOf(out);
     for (const [k, v] of Object.entries(ctx.injectedAnnotations ?? {})) if (sanitizeLabelName(k).startsWith('prometheus_io_')) annos[k] = v;

@@ -61,6 +61,7 @@ export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
   [/\.CompliancePolicy\b/, '1.23', 'uses .CompliancePolicy'],
   [/\.InboundTrafficPolicyMode\b/, '1.23', 'uses .InboundTrafficPolicyMode'],
   [/\.ProxyUID\b|\.ProxyGID\b/, '1.20', 'uses .ProxyUID/.ProxyGID'],
+  [/\bENABLE_NATIVE_SIDECARS\b/, '1.19', 'reads ENABLE_NATIVE_SIDECARS'],
   [/\.ProxyImage\b/, '1.16', 'uses .ProxyImage'],
   [/\.EstimatedConcurrency\b/, '1.12', 'uses .EstimatedConcurrency'],
   [/\.Revision\b/, '1.12', 'uses .Revision'],

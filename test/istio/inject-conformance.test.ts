@@ -10,11 +10,12 @@ import { formatReport, readInjectCases, runInjectSuite } from './inject-suite.js
 
 const dir = process.env.SIDECAR_RENDER_ISTIO_INJECT_TESTS;
 
-// Percent of expressible cases that agree, per release reached so far; other releases must reach the first.
+// Percent of expressible cases that agree, per release reached so far; any other release's suite must
+// reach the issue's goal (95% parsed) and most byte for byte.
 const FLOORS: Record<string, { parsed: number; bytes: number }> = {
   '1.24.0': { parsed: 100, bytes: 100 },
 };
-const DEFAULT_FLOOR = { parsed: 80, bytes: 75 };
+const DEFAULT_FLOOR = { parsed: 95, bytes: 90 };
 
 describe('Istio injection test suites', () => {
   it('are present', () => {

@@ -12,6 +12,8 @@ import { renderRequest, type NativeSidecarsMode } from '../../src/istio/render.j
 export interface InjectCase {
   /** Position in the table (names the case's own inputs: `<in>.<index>.*.gen.yaml`). */
   index: number;
+  /** The kubelet version of the nodes the test gives istiod (what `auto` native sidecars read). */
+  kubeVersion?: string;
   in: string;
   want: string;
   ownSettings: boolean;
@@ -62,6 +64,10 @@ export function readInjectCases(suite: string): InjectCase[] {
   const start = src.indexOf('cases := []testCase{', fn);
   if (fn < 0 || start < 0) throw new Error(`${suite}/inject_test.go: no TestInjection case table`);
   const table = braced(src, src.indexOf('{', start + 'cases := []testCase'.length));
+  // nodes declared before the table (from 1.28): their oldest kubelet version
+  const kubelets = [...src.slice(fn, start).matchAll(/KubeletVersion:\s*"v?(\d+)\.(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  kubelets.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const kubeVersion = kubelets.length ? `${kubelets[0]![0]}.${kubelets[0]![1]}` : undefined;
   const cases: InjectCase[] = [];
   for (let i = 0; i < table.length; i++) {
     if (table[i] !== '{') continue;
@@ -73,6 +79,7 @@ export function readInjectCases(suite: string): InjectCase[] {
     };
     const input = str('in')!;
     const c: InjectCase = {
+      ...(kubeVersion ? { kubeVersion } : {}),
       index: cases.length,
       in: input,
       want: str('want') ?? `${input}.injected`,
@@ -93,7 +100,7 @@ export function readInjectCases(suite: string): InjectCase[] {
   for (const f of readdirSync(join(suite, 'testdata/inject')).sort()) {
     if (f.endsWith('.iop.yaml') || !f.endsWith('.yaml')) continue;
     if (tested.has(`${f}.injected`)) continue;
-    cases.push({ index: cases.length, in: f, want: `${f}.injected`, ownSettings: false, skipInjection: false });
+    cases.push({ ...(kubeVersion ? { kubeVersion } : {}), index: cases.length, in: f, want: `${f}.injected`, ownSettings: false, skipInjection: false });
   }
   return cases;
 }
@@ -103,7 +110,16 @@ export function readInjectCases(suite: string): InjectCase[] {
 export interface CaseSettings {
   meshEdits: Array<(mesh: Record<string, unknown>) => void>;
   nativeSidecars?: NativeSidecarsMode;
+  /** istiod's environment (`render --env`). */
+  env: Record<string, string>;
 }
+
+// istiod feature flags a case's setup may set, by Go name: the environment variable behind each.
+const FEATURE_ENV: Record<string, string> = {
+  EnableLegacyFSGroupInjection: 'ENABLE_LEGACY_FSGROUP_INJECTION',
+  RewriteTCPProbes: 'REWRITE_TCP_PROBES',
+  CompliancePolicy: 'COMPLIANCE_POLICY',
+};
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
@@ -143,7 +159,7 @@ function goValue(expr: string): unknown {
 
 /** The case's mesh function and setup as render settings, or why they cannot be expressed. */
 export function caseSettings(c: InjectCase): CaseSettings | { unexpressible: string } {
-  const s: CaseSettings = { meshEdits: [] };
+  const s: CaseSettings = { meshEdits: [], env: {} };
   if (c.meshBody !== undefined) {
     // nil-map guards only make room for the assignment that follows
     const body = c.meshBody.replace(/if\s+m\.[\w.]+\s*==\s*nil\s*\{[\s\S]*?\n\s*\}/g, '');
@@ -161,9 +177,15 @@ export function caseSettings(c: InjectCase): CaseSettings | { unexpressible: str
     }
   }
   if (c.setupBody !== undefined) {
-    const native = /features\.EnableNativeSidecars\.Name,\s*"(true|false)"/.exec(c.setupBody);
-    if (native) s.nativeSidecars = native[1] as NativeSidecarsMode;
-    else return { unexpressible: `setup not expressible with render's flags: ${c.setupBody.trim().split('\n')[0]}` };
+    for (const st of c.setupBody.split('\n').map((x) => x.trim()).filter(Boolean)) {
+      const native = /features\.EnableNativeSidecars(?:\.Name)?,\s*(?:"(true|false)"|features\.NativeSidecarMode(Enabled|Disabled))\)/.exec(st);
+      const flag = /&(?:\w+\.)?(\w+),\s*("(?:[^"\\]|\\.)*"|true|false)\)/.exec(st);
+      const envSet = /SetEnvForTest\(t,\s*"(\w+)",\s*("(?:[^"\\]|\\.)*")\)/.exec(st);
+      if (native) s.nativeSidecars = native[1] === 'true' || native[2] === 'Enabled' ? 'true' : 'false';
+      else if (envSet) s.env[envSet[1]!] = JSON.parse(envSet[2]!) as string;
+      else if (flag && FEATURE_ENV[flag[1]!]) s.env[FEATURE_ENV[flag[1]!]!] = flag[2]!.startsWith('"') ? (JSON.parse(flag[2]!) as string) : flag[2]!;
+      else return { unexpressible: `setup not expressible with render's flags: ${st}` };
+    }
   }
   return s;
 }
@@ -215,6 +237,8 @@ export function runInjectCase(suite: string, c: InjectCase, scratch: string): Ca
       merged: true,
       mode: 'kube-inject',
       ...(settings.nativeSidecars ? { nativeSidecars: settings.nativeSidecars } : {}),
+      env: settings.env,
+      ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}),
     });
     text = out.text;
     messages = out.messages;

@@ -93,6 +93,14 @@ describe('--mode kube-inject --merged', () => {
     expect(d.spec.template.metadata.creationTimestamp).toBeNull();
   });
 
+  it('writes creationTimestamp: null as each release does: up to Kubernetes 1.33 APIs (Istio 1.27), not from 1.34 (1.28)', () => {
+    const old = render(deployment, { mode: 'kube-inject', istioVersion: { major: 1, minor: 27 } }).text;
+    const cur = render(deployment, { mode: 'kube-inject', istioVersion: { major: 1, minor: 28 } }).text;
+    expect(old.match(/creationTimestamp: null/g)).toHaveLength(2);
+    expect(cur).not.toContain('creationTimestamp');
+    expect(cur).toMatch(/^status: \{\}$/m);
+  });
+
   it('copies documents it has no type for byte for byte, and keeps a List a List', () => {
     const service = 'kind: Service\napiVersion: v1\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80   # as written\n';
     const list = `apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  apiVersion: v1\n  metadata: {name: c}\n${deployment
@@ -231,5 +239,47 @@ describe('the --mode flag', () => {
     expect(ok.stdout.endsWith('status: {}\n---\n')).toBe(true);
     const help = await cli('render', '--help');
     expect(help.stdout).toMatch(/--mode <mode>[\s\S]*kube-inject/);
+  });
+});
+
+describe('OTEL_RESOURCE_ATTRIBUTES (otelResourceAttributes, master)', () => {
+  const tmpl = file(
+    'otel.yaml',
+    `templates:
+  sidecar: |
+    spec:
+      containers:
+      - name: istio-proxy
+        image: p
+        env:
+        - name: OTEL_RESOURCE_ATTRIBUTES
+          value: "{{ otelResourceAttributes .MeshConfig .ObjectMeta.Annotations .ObjectMeta.Labels .DeploymentMeta.Namespace .Spec.Containers }}"
+`,
+  );
+  const mesh = file('otel-mesh.yaml', 'extensionProviders:\n- name: otel\n  opentelemetry:\n    service: otel.example\n    port: 4317\n    serviceAttributeEnrichment: OTEL_SEMANTIC_CONVENTIONS\n');
+  const attrs = (annotations: string) => {
+    const pod = file(`otel-pod-${Math.random().toString(36).slice(2)}.yaml`, `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop${annotations}}\nspec:\n  containers: [{name: cart, image: "reg:5000/cart:1.2"}]\n`);
+    return /value: "([^"]*)"/.exec(renderRequest({ template: tmpl, values, mesh, workloads: pod, istioVersion: { major: 1, minor: 99, master: true } }).text)![1];
+  };
+
+  it('names the instance namespace.$(POD_NAME).first-container, values as written', () => {
+    expect(attrs('')).toBe('service.namespace=shop,service.version=1.2,service.instance.id=shop.$(POD_NAME).cart');
+    expect(attrs(', annotations: {resource.opentelemetry.io/service.instance.id: "a b/c"}')).toBe('service.namespace=shop,service.version=1.2,service.instance.id=a b/c');
+  });
+});
+
+describe('golden cases in kube-inject mode', () => {
+  it('take mode: kube-inject like render --mode, and reject other modes', async () => {
+    const gdir = mkdtempSync(join(tmpdir(), 'kube-inject-golden-'));
+    writeFileSync(join(gdir, 'w.yaml'), deployment);
+    writeFileSync(join(gdir, 'm.yaml'), `goldenDir: golden\ncases:\n  - name: web\n    template: ${injector}\n    values: ${values}\n    workloads: w.yaml\n    merged: true\n    mode: kube-inject\n`);
+    const up = await cli('golden', 'update', join(gdir, 'm.yaml'));
+    expect(up.code, up.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(gdir, 'golden', 'web.yaml'), 'utf8').endsWith('status: {}\n---\n')).toBe(true);
+    writeFileSync(join(gdir, 'bad.yaml'), `goldenDir: golden\ncases:\n  - name: web\n    template: ${injector}\n    workloads: w.yaml\n    mode: istiod\n`);
+    const bad = await cli('golden', 'check', join(gdir, 'bad.yaml'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml:6:\d+/);
   });
 });

@@ -174,3 +174,40 @@ describe('the old injector fsGroup', () => {
     expect(sc(ctx({ version: v('1.10') }))).toEqual({ runAsUser: 10 });
   });
 });
+
+describe("master's prometheus.istio.io/scrape-targets", () => {
+  const pod = (annotations: Record<string, string>): JsonObject => ({
+    metadata: { annotations },
+    spec: { containers: [{ name: 'app', image: 'a' }, { name: 'istio-proxy', image: 'p' }] },
+  });
+  const env = (p: JsonObject) => ((p.spec as any).containers[1].env as Array<{ name: string; value: string }> | undefined)?.find((e) => e.name === 'ISTIO_PROMETHEUS_ANNOTATIONS')?.value;
+
+  it('lists the targets for the agent, the first as the legacy port and path, and drops the annotation', () => {
+    const p = postProcessPod(pod({ 'prometheus.istio.io/scrape-targets': '8080, 9100:/custom' }), { version: v('master'), values: {}, mesh: {} } as PostProcessContext);
+    expect(env(p)).toBe('{"scrape":"","path":"/metrics","port":"8080","targets":[{"port":"8080","path":"/metrics"},{"port":"9100","path":"/custom"}]}');
+    expect(Object.keys((p.metadata as any).annotations).sort()).toEqual(['prometheus.io/path', 'prometheus.io/port', 'prometheus.io/scrape']);
+  });
+
+  it('refuses ports Istio owns, and is not read before master', () => {
+    expect(() => postProcessPod(pod({ 'prometheus.istio.io/scrape-targets': '15090:/stats' }), { version: v('master'), values: {}, mesh: {} } as PostProcessContext)).toThrow(
+      /target port 15090 is reserved for Istio \(Envoy Prometheus \(already merged\)\)/,
+    );
+    expect(() => postProcessPod(pod({ 'prometheus.io/port': 'http' }), { version: v('master'), values: {}, mesh: {} } as PostProcessContext)).toThrow(/invalid port "http"/);
+    const old = postProcessPod(pod({ 'prometheus.istio.io/scrape-targets': '8080' }), { version: v('1.28'), values: {}, mesh: {} } as PostProcessContext);
+    expect(env(old)).toBeUndefined();
+    expect((old.metadata as any).annotations['prometheus.istio.io/scrape-targets']).toBe('8080');
+  });
+});
+
+describe("istiod's REWRITE_TCP_PROBES", () => {
+  const pod = (): JsonObject => ({
+    metadata: {},
+    spec: { containers: [{ name: 'app', image: 'a', readinessProbe: { tcpSocket: { port: 8080 } } }, { name: 'istio-proxy', image: 'p' }] },
+  });
+  const ctx = (env: Record<string, string>) => ({ version: v('1.24'), values: { sidecarInjectorWebhook: { rewriteAppHTTPProbe: true } }, mesh: {}, env, originalAnnotations: {} }) as unknown as PostProcessContext;
+
+  it('rewrites TCP probes to the agent unless it is false', () => {
+    expect((postProcessPod(pod(), ctx({})).spec as any).containers[0].readinessProbe.httpGet.port).toBe(15020);
+    expect((postProcessPod(pod(), ctx({ REWRITE_TCP_PROBES: 'false' })).spec as any).containers[0].readinessProbe).toEqual({ tcpSocket: { port: 8080 } });
+  });
+});

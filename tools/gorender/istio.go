@@ -11,7 +11,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path"
 	"strconv"
@@ -372,7 +371,7 @@ func istioOtelResourceAttributes(mesh interface{}, annotations, labels map[strin
 	attrs := []string{}
 	add := func(k, v string) {
 		if v != "" {
-			attrs = append(attrs, k+"="+url.PathEscape(v))
+			attrs = append(attrs, k+"="+v)
 		}
 	}
 	first := func(vs ...string) string {
@@ -389,7 +388,11 @@ func istioOtelResourceAttributes(mesh interface{}, annotations, labels map[strin
 		version = istioImageVersion(containers[0].Image)
 	}
 	add("service.version", version)
-	add("service.instance.id", annotations["resource.opentelemetry.io/service.instance.id"])
+	if v := annotations["resource.opentelemetry.io/service.instance.id"]; v != "" {
+		add("service.instance.id", v)
+	} else if len(containers) > 0 {
+		attrs = append(attrs, "service.instance.id="+namespace+".$(POD_NAME)."+containers[0].Name)
+	}
 	return strings.Join(attrs, ",")
 }
 
@@ -415,7 +418,7 @@ func istioImageVersion(image string) string {
 		image, digest = image[:i], image[i+1:]
 	}
 	tag := ""
-	if i := strings.LastIndex(image, ":"); i >= 0 && !strings.Contains(image[i+1:], "/") {
+	if i := strings.LastIndex(image, ":"); i > strings.LastIndex(image, "/") {
 		tag = image[i+1:]
 	}
 	switch {

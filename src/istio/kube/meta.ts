@@ -42,6 +42,25 @@ registerCodec(Time, {
   },
 });
 
+/**
+ * From Kubernetes 1.34 ObjectMeta.CreationTimestamp is `omitzero`: an unset one is left out instead of
+ * written as null. Removes `creationTimestamp: null` from every `metadata` object in marshalled JSON.
+ */
+export function dropZeroCreationTimestamps(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) dropZeroCreationTimestamps(x);
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (k === 'metadata' && x !== null && typeof x === 'object' && !Array.isArray(x) && (x as Record<string, unknown>).creationTimestamp === null) {
+      delete (x as Record<string, unknown>).creationTimestamp;
+    }
+    dropZeroCreationTimestamps(x);
+  }
+}
+
 export const UID: GoType = T.string; // types.UID, a named string
 
 export const OwnerReference: GoType = structType('v1.OwnerReference', [
