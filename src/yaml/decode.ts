@@ -57,8 +57,18 @@ export class Fail extends Error {
  */
 export function v2Text(text: string): { text: string } | { error: string; offset: number } {
   if (/[\r\u0085\u2028\u2029]/.test(text)) text = text.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n');
-  const dir = /^%YAML[ \t]+([0-9]+)\.([0-9]+)/m.exec(text);
-  if (dir && (dir[1] !== '1' || dir[2] !== '1')) return { error: 'found incompatible YAML document', offset: dir.index };
+  if (!text.includes('%YAML')) return { text };
+  // the directives of one document end at its `---`
+  let seen = false;
+  for (const m of text.matchAll(/^(?:%YAML[ \t]+([0-9]+)\.([0-9]+)|---)/gm)) {
+    if (m[0] === '---') {
+      seen = false;
+      continue;
+    }
+    if (seen) return { error: 'found duplicate %YAML directive', offset: m.index };
+    if (m[1] !== '1' || m[2] !== '1') return { error: 'found incompatible YAML document', offset: m.index };
+    seen = true;
+  }
   return { text };
 }
 

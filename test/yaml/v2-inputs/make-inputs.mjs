@@ -30,6 +30,8 @@ export const cases = {
   'yaml-1.2': utf8('%YAML 1.2\n---\na: 1\n'),
   'yaml-1.0': utf8('%YAML 1.0\n---\na: 1\n'),
   'yaml-2.0': utf8('%YAML 2.0\n---\na: 1\n'),
+  'yaml-twice': utf8('%YAML 1.1\n%YAML 1.1\n---\na: 1\n'),
+  'yaml-per-document': utf8('%YAML 1.1\n---\na: 1\n...\n%YAML 1.1\n---\nb: 2\n'),
   'tag-directive': utf8('%TAG ! tag:example.com,2000:\n---\na: !foo 1\n'),
   // escapes
   'escape-slash': utf8('a: "x\\/y"\n'),
