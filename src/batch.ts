@@ -250,7 +250,7 @@ export function parseCaseLine(line: string): { case: BatchCase } | { result: Bat
   if (bc.delims) bc.delims = bc.delims.map((d) => d ?? '') as [string, string];
   if (bc.dataInt && bc.data !== undefined && bc.data !== null) {
     const raw = parseJson(Buffer.from(line, 'utf8'), true).value as { entries: [string, JsonRawNode][] };
-    const entry = raw.entries.filter(([k]) => k === 'data').pop();
+    const entry = raw.entries.filter(([k]) => k.toLowerCase() === 'data').pop();
     if (entry) bc.data = new ExactData(fromRaw(entry[1]));
   }
   return { case: bc };
