@@ -212,6 +212,16 @@ describe('golden files behind symbolic links', () => {
     }
   });
 
+  it('a golden path that is a directory fails its case in one line (no EISDIR from a rename)', async () => {
+    const { matrix, golden } = setup();
+    fs.mkdirSync(path.join(golden, 'a.yaml'));
+    const up = await cli('golden', 'update', matrix);
+    expect(up.code).toBe(1);
+    expect(up.stdout).toContain('FAILED   a: golden file a.yaml is not a regular file');
+    expect(up.stdout).not.toMatch(/EISDIR|rename/);
+    expect(fs.statSync(path.join(golden, 'a.yaml')).isDirectory()).toBe(true);
+  });
+
   it('a goldenDir that is a link to the matrix folder is refused, so --prune cannot remove the inputs', async () => {
     const { base, matrix } = setup();
     fs.rmSync(path.join(base, 'golden'), { recursive: true });
