@@ -25,6 +25,11 @@ export const cases = {
   'nel': utf8('a: 1\u0085b: 2\n'),
   'line-separator': utf8('a: 1\u2028b: 2\n'),
   'paragraph-separator': utf8('a: 1\u2029b:\u2029  c: 3\n'),
+  'line-separator-in-double-quoted': utf8('a: "x\u2028y"\n'),
+  'line-separator-in-json-string': utf8('{"a": "x\u2028y", "b": "p\u2029q"}\n'),
+  'nel-in-double-quoted': utf8('a:\n  "u\u0085  v"\n'),
+  'cr-in-single-quoted': utf8("a:\n  'm\r  n'\n"),
+  'cr-in-json-string': utf8('{"a": "m\rn"}\n'),
   // directives
   'yaml-1.1': utf8('%YAML 1.1\n---\na: 1\n'),
   'yaml-1.2': utf8('%YAML 1.2\n---\na: 1\n'),
