@@ -59,7 +59,8 @@ export function runCase(c: BatchCase, opts: BatchOptions = {}): BatchResult {
   let t: Template;
   try {
     t = new Template(c.name);
-    if (c.delims) t.delims(c.delims[0], c.delims[1]);
+    // as tools/gorender: only a pair sets the delimiters
+    if (c.delims && c.delims.length === 2) t.delims(c.delims[0], c.delims[1]);
     if (options.length > 0) t.option(...options);
     t.funcs(caseFuncs(c, t, options, opts));
   } catch (e) {
@@ -228,6 +229,14 @@ export function parseCaseLine(line: string): { case: BatchCase } | { result: Bat
   if (c === null || typeof c !== 'object' || Array.isArray(c)) {
     return bad(`bad case: json: cannot unmarshal ${jsonKind(c)} into Go value of type main.batchCase`);
   }
+  // encoding/json matches a field name without regard to case when no field has it exactly
+  const fields = ['name', 'template', 'data', 'dataInt', 'funcs', 'defs', 'option', 'fixture', 'delims', 'goVersion', 'expect'];
+  const named: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(c as Record<string, unknown>)) {
+    const f = fields.includes(k) ? k : fields.find((x) => x.toLowerCase() === k.toLowerCase());
+    if (f !== undefined) named[f] = v;
+  }
+  c = named;
   const mismatch = typeMismatch(c as Record<string, unknown>);
   if (mismatch !== undefined) {
     // Go decodes the option after the case, so its error comes with the case's name
@@ -237,9 +246,11 @@ export function parseCaseLine(line: string): { case: BatchCase } | { result: Bat
   // null is Go's zero value: "" for the strings, no definitions
   for (const k of ['name', 'template', 'funcs', 'fixture', 'defs', 'delims'] as const) if (bc[k] === null) delete bc[k];
   if (bc.defs) for (const k of Object.keys(bc.defs)) bc.defs[k] ??= '';
+  if (Array.isArray(bc.option)) bc.option = bc.option.map((o) => o ?? '');
+  if (bc.delims) bc.delims = bc.delims.map((d) => d ?? '') as [string, string];
   if (bc.dataInt && bc.data !== undefined && bc.data !== null) {
     const raw = parseJson(Buffer.from(line, 'utf8'), true).value as { entries: [string, JsonRawNode][] };
-    const entry = raw.entries.filter(([k]) => k === 'data').pop();
+    const entry = raw.entries.filter(([k]) => k.toLowerCase() === 'data').pop();
     if (entry) bc.data = new ExactData(fromRaw(entry[1]));
   }
   return { case: bc };

@@ -95,6 +95,8 @@ interface Target {
   path: string;
   /** Not a regular file: written in place. */
   through: boolean;
+  /** The permissions of the file replaced, kept as a shell's `>` keeps them. */
+  mode?: number;
 }
 
 /** Where a write of `file` goes; `followLinks` false replaces a link itself (golden files). */
@@ -104,13 +106,23 @@ function targetOf(file: string, followLinks: boolean): Target {
     st = followLinks ? fs.statSync(file) : fs.lstatSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { path: file, through: false };
+    if (code === 'ENOENT') return { path: followLinks ? danglingTarget(file) : file, through: false };
     throw writeError(e, file);
   }
   if (st.isDirectory()) throw new FileError(file, 'cannot write: is a directory');
   if (st.isSymbolicLink()) return { path: file, through: false };
   if (!st.isFile()) return { path: file, through: true };
-  return { path: followLinks ? fs.realpathSync(file) : file, through: false };
+  return { path: followLinks ? fs.realpathSync(file) : file, through: false, mode: st.mode & 0o7777 };
+}
+
+/** A link to a file not there yet creates that file, as `>` does; anything else is the path itself. */
+function danglingTarget(file: string): string {
+  try {
+    if (fs.lstatSync(file).isSymbolicLink()) return path.resolve(path.dirname(file), fs.readlinkSync(file));
+  } catch {
+    // not there at all
+  }
+  return file;
 }
 
 export interface WriteOptions {
@@ -142,6 +154,7 @@ export class AtomicWriter {
         fs.mkdirSync(path.dirname(this.target.path), { recursive: true });
         track(this.tmp);
         this.fd = fs.openSync(this.tmp, 'wx');
+        if (this.target.mode !== undefined) fs.fchmodSync(this.fd, this.target.mode);
       } else {
         this.fd = fs.openSync(this.target.path, 'w');
       }

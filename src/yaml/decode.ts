@@ -52,14 +52,33 @@ export class Fail extends Error {
 
 /**
  * The text as yaml.v2's reader and scanner see it, or the error they stop with (and its offset).
- * A lone CR, NEL, LS and PS are line breaks there as LF is (each is replaced by one LF, so offsets
- * stay); a %YAML directive other than 1.1 is "incompatible".
+ * A lone CR and NEL are line breaks there as LF is (each is replaced by one LF, so offsets stay); a
+ * %YAML directive other than 1.1 is "incompatible". LS and PS are left to lsAsBreaks.
  */
 export function v2Text(text: string): { text: string } | { error: string; offset: number } {
-  if (/[\r\u0085\u2028\u2029]/.test(text)) text = text.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n');
-  const dir = /^%YAML[ \t]+([0-9]+)\.([0-9]+)/m.exec(text);
-  if (dir && (dir[1] !== '1' || dir[2] !== '1')) return { error: 'found incompatible YAML document', offset: dir.index };
+  if (/[\r\u0085]/.test(text)) text = text.replace(/\r(?!\n)|\u0085/g, '\n');
+  if (!text.includes('%YAML')) return { text };
+  // the directives of one document end at its `---`
+  let seen = false;
+  for (const m of text.matchAll(/^(?:%YAML[ \t]+([0-9]+)\.([0-9]+)|---)/gm)) {
+    if (m[0] === '---') {
+      seen = false;
+      continue;
+    }
+    if (seen) return { error: 'found duplicate %YAML directive', offset: m.index };
+    if (m[1] !== '1' || m[2] !== '1') return { error: 'found incompatible YAML document', offset: m.index };
+    seen = true;
+  }
   return { text };
+}
+
+/**
+ * yaml.v2 breaks lines at LS and PS too, but keeps the character inside a scalar ("x\u2028y" stays so),
+ * where the `yaml` package sees no break at all. Text with them is read as it is first; when that
+ * fails, they are read as line breaks (`a: 1<LS>b: 2` is two keys). Undefined when there are none.
+ */
+export function lsAsBreaks(text: string): string | undefined {
+  return /[\u2028\u2029]/.test(text) ? text.replace(/[\u2028\u2029]/g, '\n') : undefined;
 }
 
 /**
@@ -585,6 +604,20 @@ function v2ReaderError(b: Uint8Array): string | undefined {
 
 /** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
 export function yamlV2Decode(text: string): V2Value {
+  try {
+    return yamlV2DecodeText(text);
+  } catch (e) {
+    const retry = e instanceof GoYamlError ? lsAsBreaks(text) : undefined;
+    if (retry === undefined) throw e;
+    try {
+      return yamlV2DecodeText(retry);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+function yamlV2DecodeText(text: string): V2Value {
   // yaml.v2's reader refuses these before the scanner sees anything.
   if (!text.isWellFormed()) {
     const bad = v2ReaderError(goBytes(text));

@@ -20,7 +20,7 @@ import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
-import { Fail, decodeYamlNode, toJsonable, v2Text } from './decode.js';
+import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
@@ -686,6 +686,20 @@ const INTEGER_MINUS_ZERO = /[:[,\s]-0(?![.\deE])/;
  */
 export function loadYamlDocuments(input: string | Uint8Array, file: string, opts: LoadOptions = {}): LoadedDocument[] {
   const text = inputText(input, file, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  try {
+    return loadText(text, file, opts);
+  } catch (e) {
+    const retry = e instanceof InputError ? lsAsBreaks(text) : undefined;
+    if (retry === undefined) throw e;
+    try {
+      return loadText(retry, file, opts);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument[] {
   const format = opts.format ?? 'auto';
   const first = text.trimStart()[0];
   if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000);

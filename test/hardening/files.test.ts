@@ -86,6 +86,18 @@ describe('--output-file on files that are not regular', () => {
     expect(fs.readFileSync(real, 'utf8')).toContain('istio-proxy');
   });
 
+  it('creates the file a dangling link names, and keeps the permissions of a file it replaces', async () => {
+    const link = path.join(dir, 'later-link.yaml');
+    const later = path.join(dir, 'later.yaml');
+    fs.symlinkSync('later.yaml', link);
+    expect((await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link)).code).toBe(0);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(later, 'utf8')).toContain('istio-proxy');
+    fs.chmodSync(later, 0o600);
+    expect((await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', later)).code).toBe(0);
+    expect(fs.statSync(later).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses a directory in one line before rendering anything', async () => {
     const d = path.join(dir, 'a-dir');
     fs.mkdirSync(d);
@@ -198,6 +210,16 @@ describe('golden files behind symbolic links', () => {
     } finally {
       writer.kill();
     }
+  });
+
+  it('a golden path that is a directory fails its case in one line (no EISDIR from a rename)', async () => {
+    const { matrix, golden } = setup();
+    fs.mkdirSync(path.join(golden, 'a.yaml'));
+    const up = await cli('golden', 'update', matrix);
+    expect(up.code).toBe(1);
+    expect(up.stdout).toContain('FAILED   a: golden file a.yaml is not a regular file');
+    expect(up.stdout).not.toMatch(/EISDIR|rename/);
+    expect(fs.statSync(path.join(golden, 'a.yaml')).isDirectory()).toBe(true);
   });
 
   it('a goldenDir that is a link to the matrix folder is refused, so --prune cannot remove the inputs', async () => {

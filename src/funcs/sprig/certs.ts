@@ -20,6 +20,7 @@ import { fail, fromUtf8, utf8 } from './util.js';
 import { decode64 } from './encoding.js';
 import { formatValue } from '../../template/fmt.js';
 import { checkDeadline } from '../../template/limits.js';
+import { quote } from '../../template/strconv.js';
 
 /** A failure Sprig reports as the error result of the function (Go's text). */
 class CertError extends Error {}
@@ -385,7 +386,7 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   const sig = signer(signing);
   const spki = publicKeyOf(key).export({ type: 'spki', format: 'der' });
   for (const n of t.dns) {
-    if (!/^[\x00-\x7f]*$/.test(n)) throw new CertError(`error creating certificate: x509: ${goQuote(n)} cannot be encoded as an IA5String`);
+    if (!/^[\x00-\x7f]*$/.test(n)) throw new CertError(`error creating certificate: x509: ${quote(n)} cannot be encoded as an IA5String`);
   }
   const subject = seq(...(t.cn !== '' ? [set(seq(oid(OID.commonName), directoryString(t.cn)))] : []));
   const issuerName = issuer === 'self' ? subject : issuer.subject;
@@ -415,10 +416,6 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   const tbs = seq(explicit(0, integer(2n)), integer(serial), sig.alg, issuerName, validity, subject, spki, explicit(3, seq(...exts)));
   const der = seq(tbs, sig.alg, bitString(sig.sign(tbs)));
   return new Certificate(pem('CERTIFICATE', der), keyPem(key));
-}
-
-function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => c);
 }
 
 /** The parts of a PEM certificate an issuer needs: its subject as written and its subject key id. */

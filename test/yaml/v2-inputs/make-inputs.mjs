@@ -25,11 +25,18 @@ export const cases = {
   'nel': utf8('a: 1\u0085b: 2\n'),
   'line-separator': utf8('a: 1\u2028b: 2\n'),
   'paragraph-separator': utf8('a: 1\u2029b:\u2029  c: 3\n'),
+  'line-separator-in-double-quoted': utf8('a: "x\u2028y"\n'),
+  'line-separator-in-json-string': utf8('{"a": "x\u2028y", "b": "p\u2029q"}\n'),
+  'nel-in-double-quoted': utf8('a:\n  "u\u0085  v"\n'),
+  'cr-in-single-quoted': utf8("a:\n  'm\r  n'\n"),
+  'cr-in-json-string': utf8('{"a": "m\rn"}\n'),
   // directives
   'yaml-1.1': utf8('%YAML 1.1\n---\na: 1\n'),
   'yaml-1.2': utf8('%YAML 1.2\n---\na: 1\n'),
   'yaml-1.0': utf8('%YAML 1.0\n---\na: 1\n'),
   'yaml-2.0': utf8('%YAML 2.0\n---\na: 1\n'),
+  'yaml-twice': utf8('%YAML 1.1\n%YAML 1.1\n---\na: 1\n'),
+  'yaml-per-document': utf8('%YAML 1.1\n---\na: 1\n...\n%YAML 1.1\n---\nb: 2\n'),
   'tag-directive': utf8('%TAG ! tag:example.com,2000:\n---\na: !foo 1\n'),
   // escapes
   'escape-slash': utf8('a: "x\\/y"\n'),
