@@ -90,7 +90,13 @@ describe('sidecar-render diff', () => {
 describe.runIf(existsSync(join(charts, '1.24.0/istio-discovery')))("Istio's istiod charts", () => {
   it('1.20 -> 1.24 on the seed workloads: no lifecycle change, hold requested in 1.24 values moves the proxy first', () => {
     const r = diffInjection({ chart: { chart: join(charts, '1.20.0/istio-discovery') } }, { chart: { chart: join(charts, '1.24.0/istio-discovery') } }, [deployment, job], { kubeVersion: '1.33' });
-    for (const w of r.workloads) expect(w.lifecycle).toEqual([]);
+    for (const w of r.workloads) {
+      expect(w.lifecycle).toEqual([]);
+      expect(w.after['proxy order']).toMatch(/^container \d of 2$/);
+      expect(w.after.startupProbe).toBe('httpGet /healthz/ready :15021 (periodSeconds=1, timeoutSeconds=3, failureThreshold=600)');
+    }
+    // 1.24 drops the JWT_POLICY variable 1.20 set: the only change
+    expect(r.workloads[0]!.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['removed spec.template.spec.containers[istio-proxy].env[JWT_POLICY]']);
     const hold = diffInjection(
       { chart: { chart: join(charts, '1.20.0/istio-discovery') } },
       { chart: { chart: join(charts, '1.24.0/istio-discovery'), set: ['global.proxy.holdApplicationUntilProxyStarts=true'] } },
