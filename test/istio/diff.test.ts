@@ -62,6 +62,8 @@ describe('sidecar-render diff', () => {
     const same = await cli('diff', '--from', mini, '--to', mini, '-f', job);
     expect(same.code).toBe(0);
     expect(same.stdout).toBe('Job default/native-sidecar-test: unchanged\n1 workload, 0 changed\n');
+    const both = await cli('diff', '--from', mini, '--to', mini, '-f', job, deployment);
+    expect(both.stdout).toMatch(/\n2 workloads, 0 changed\n$/);
     const changed = await cli('diff', '--from', mini, '--to', mini, '--to-set', 'global.proxy.holdApplicationUntilProxyStarts=true', '-f', job);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('  lifecycle:\n    proxy order: container 2 of 2 -> container 1 of 2\n');
