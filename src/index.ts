@@ -3,6 +3,7 @@
 //   sidecar-render/funcs     function sets: builtin, sprig, helm, istio
 //   sidecar-render/golden    golden matrices and test helpers
 //   sidecar-render/audit     lifecycle hazard rules and timelines
+//   sidecar-render/helm      Helm charts rendered as `helm template` renders them
 
 export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './template/index.js';
 export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
@@ -23,5 +24,9 @@ export { workloadStream, workloadsFromText } from './istio/workload.js';
 export { parseIstioVersion, type IstioVersion } from './istio/version.js';
 export * as golden from './golden/index.js';
 export * as audit from './audit/index.js';
+export { renderChart, loadChart, type Chart, type ChartRenderOptions, type ChartRender } from './helm/index.js';
+export { chartConfigMaps, injectorInputsFromChart, type ChartSource } from './istio/fromchart.js';
+export { iopValues } from './istio/iop.js';
+export { diffInjection, formatDiffText, type DiffSide, type DiffReport, type WorkloadDiff } from './istio/diff.js';
 export { main } from './cli/index.js';
 export { VERSION } from './version.js';

@@ -62,6 +62,7 @@ export function diffCommand(program: Command): void {
   program
     .command('diff')
     .description('compare the injected pods of two injector setups (ConfigMap exports or charts): per workload, the changes, a lifecycle summary and the audit findings that appear or go')
+    .argument('[files...]', 'more workload files, as with -f')
     .requiredOption('--from <source>', 'before: the injector ConfigMap export, or a chart directory or .tgz')
     .requiredOption('--to <source>', 'after: the injector ConfigMap export, or a chart directory or .tgz')
     .option('-f, --filename <file>', 'workloads (repeatable)', collect, [] as string[])
@@ -77,11 +78,11 @@ export function diffCommand(program: Command): void {
     .addOption(new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS").argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const)).default('auto'))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExit codes: 0 nothing differs; 1 some workload differs (for CI); 2 bad input or usage.\n')
-    .action((flags: DiffFlags) => {
+    .action((files: string[], flags: DiffFlags) => {
       if (flags.kubeVersion !== undefined && !/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
       const from = side(flags.from, flags.fromValues, flags.fromSet, flags.fromIop, flags.fromMesh, flags.kubeVersion, '--from');
       const to = side(flags.to, flags.toValues, flags.toSet, flags.toIop, flags.toMesh, flags.kubeVersion, '--to');
-      const report = diffInjection(from, to, flags.filename, {
+      const report = diffInjection(from, to, [...flags.filename, ...files], {
         nativeSidecars: flags.nativeSidecars,
         ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
       });

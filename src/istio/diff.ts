@@ -42,6 +42,9 @@ export interface WorkloadDiff {
   changed: boolean;
   changes: FieldChange[];
   lifecycle: LifecycleChange[];
+  /** Start-up and shutdown facts of the pod before and after (lifecycleFacts). */
+  before: Record<string, string>;
+  after: Record<string, string>;
   findingsAppeared: Finding[];
   findingsGone: Finding[];
   /** A side on which the workload failed to render. */
@@ -214,9 +217,7 @@ export function lifecycleFacts(r: WorkloadResult | undefined): Record<string, st
   return out;
 }
 
-function lifecycleChanges(a: WorkloadResult | undefined, b: WorkloadResult | undefined): LifecycleChange[] {
-  const fa = lifecycleFacts(a);
-  const fb = lifecycleFacts(b);
+function lifecycleChanges(fa: Record<string, string>, fb: Record<string, string>): LifecycleChange[] {
   const out: LifecycleChange[] = [];
   for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
     const x = fa[k] ?? 'n/a';
@@ -264,9 +265,11 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: strin
       const appeared = [...kb.entries()].filter(([k]) => !ka.has(k)).map(([, f]) => f);
       const gone = [...ka.entries()].filter(([k]) => !kb.has(k)).map(([, f]) => f);
       const errors = { ...(x?.error ? { from: x.error } : {}), ...(y?.error ? { to: y.error } : {}) };
-      const lifecycle = lifecycleChanges(x, y);
+      const before = lifecycleFacts(x);
+      const after = lifecycleFacts(y);
+      const lifecycle = lifecycleChanges(before, after);
       const changed = changes.length > 0 || appeared.length > 0 || gone.length > 0 || lifecycle.length > 0 || x?.error !== y?.error;
-      out.push({ workload: label, changed, changes, lifecycle, findingsAppeared: appeared, findingsGone: gone, errors });
+      out.push({ workload: label, changed, changes, lifecycle, before, after, findingsAppeared: appeared, findingsGone: gone, errors });
     }
   }
   return { workloads: out, changed: out.filter((w) => w.changed).length };
@@ -288,7 +291,11 @@ export function formatDiffText(r: DiffReport): string {
     if (w.lifecycle.length) {
       out += '  lifecycle:\n';
       for (const l of w.lifecycle) out += `    ${l.aspect}: ${l.from} -> ${l.to}\n`;
-    } else out += '  lifecycle: unchanged\n';
+    } else {
+      const f = w.after;
+      const brief = ['native sidecar', 'proxy order', 'postStart', 'preStop'].filter((k) => f[k] !== undefined).map((k) => `${k} ${f[k]}`);
+      out += `  lifecycle: unchanged${brief.length ? ` (${brief.join('; ')})` : ''}\n`;
+    }
     for (const f of w.findingsAppeared) out += `  + finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
     for (const f of w.findingsGone) out += `  - finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
     if (w.changes.length) {

@@ -5,6 +5,7 @@
 
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -342,6 +343,20 @@ describe('bad charts: one line, with the file and position', () => {
       profile: 'demo',
     });
     expect(() => iopValues('kind: Deployment\n', 'd.yaml')).toThrow(/d\.yaml:1:\d+: kind Deployment is not IstioOperator/);
+  });
+
+  it('archives that are not gzip, truncated, or carry a bad header checksum are one-line errors', () => {
+    const good = packChart(shop, 'shop');
+    const cases: [string, Buffer, RegExp][] = [
+      ['plain.tgz', Buffer.from('not an archive'), /plain\.tgz: not a chart archive: not a gzip archive/],
+      ['cut.tgz', gzipSync(gunzipSync(good).subarray(0, 700)), /cut\.tgz: not a chart archive: unexpected EOF/],
+      ['sum.tgz', (() => { const t = Buffer.from(gunzipSync(good)); t[150] = 0x37; return gzipSync(t); })(), /sum\.tgz: not a chart archive: archive\/tar: invalid tar header/],
+    ];
+    for (const [name, data, want] of cases) {
+      const f = join(tmp, name);
+      writeFileSync(f, data);
+      expect(() => loadChart(f)).toThrow(want);
+    }
   });
 
   it('a .tgz with a path outside its directory is refused', () => {

@@ -62,6 +62,8 @@ describe('sidecar-render diff', () => {
     const same = await cli('diff', '--from', mini, '--to', mini, '-f', job);
     expect(same.code).toBe(0);
     expect(same.stdout).toBe('Job default/native-sidecar-test: unchanged\n1 workload, 0 changed\n');
+    const both = await cli('diff', '--from', mini, '--to', mini, '-f', job, deployment);
+    expect(both.stdout).toMatch(/\n2 workloads, 0 changed\n$/);
     const changed = await cli('diff', '--from', mini, '--to', mini, '--to-set', 'global.proxy.holdApplicationUntilProxyStarts=true', '-f', job);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('  lifecycle:\n    proxy order: container 2 of 2 -> container 1 of 2\n');
@@ -90,7 +92,13 @@ describe('sidecar-render diff', () => {
 describe.runIf(existsSync(join(charts, '1.24.0/istio-discovery')))("Istio's istiod charts", () => {
   it('1.20 -> 1.24 on the seed workloads: no lifecycle change, hold requested in 1.24 values moves the proxy first', () => {
     const r = diffInjection({ chart: { chart: join(charts, '1.20.0/istio-discovery') } }, { chart: { chart: join(charts, '1.24.0/istio-discovery') } }, [deployment, job], { kubeVersion: '1.33' });
-    for (const w of r.workloads) expect(w.lifecycle).toEqual([]);
+    for (const w of r.workloads) {
+      expect(w.lifecycle).toEqual([]);
+      expect(w.after['proxy order']).toMatch(/^container \d of 2$/);
+      expect(w.after.startupProbe).toBe('httpGet /healthz/ready :15021 (periodSeconds=1, timeoutSeconds=3, failureThreshold=600)');
+    }
+    // 1.24 drops the JWT_POLICY variable 1.20 set: the only change
+    expect(r.workloads[0]!.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['removed spec.template.spec.containers[istio-proxy].env[JWT_POLICY]']);
     const hold = diffInjection(
       { chart: { chart: join(charts, '1.20.0/istio-discovery') } },
       { chart: { chart: join(charts, '1.24.0/istio-discovery'), set: ['global.proxy.holdApplicationUntilProxyStarts=true'] } },
