@@ -312,6 +312,19 @@ export function readTextLimited(file: string | number, maxBytes = MAX_INPUT_BYTE
   return readBytesLimited(file, maxBytes).toString('utf8');
 }
 
+/** A stream's whole text (stdin), refused as soon as it passes maxBytes, so an endless stream ends. */
+export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stream) {
+    const chunk = typeof c === 'string' ? Buffer.from(c) : c;
+    size += chunk.length;
+    if (size > maxBytes) throw new InputTooLarge(maxBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 /** The lines of a stream (without their line ends), refusing a line longer than maxBytes. */
 export async function* linesLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): AsyncGenerator<string> {
   let pending: Buffer[] = [];
