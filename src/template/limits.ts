@@ -87,6 +87,14 @@ export function checkResult(v: string): void {
   if (fresh > 0) charge(fresh);
 }
 
+/**
+ * For a function that turns any failure into Go's fallback value ("", "{}"): a limit reached, or the
+ * stack or a length JavaScript cannot hold, is not a failure Go would have, so it is not hidden.
+ */
+export function rethrowLimit(e: unknown): void {
+  if (e instanceof LimitExceeded || e instanceof RangeError) throw e;
+}
+
 /** JavaScript's own string or array length reached inside a function: the value limit, said plainly. */
 export function isLengthRangeError(e: unknown): boolean {
   return e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed|Cannot create a string longer/.test(e.message);
