@@ -1,0 +1,25 @@
+// Fuzzing the YAML and template entry points with deep and huge inputs: documents and templates nested
+// to 100,000 levels, data nested as deep, long scalars, many keys, doubling strings, truncated and
+// doubled documents. Nothing may abort the process, and every failure is the library's own one-line
+// error (InputError, TemplateError). The inputs run in a process of their own (deep-huge.child.mjs,
+// over the build in dist/), so that an abort is seen rather than suffered.
+//
+// Runs: FUZZ_RUNS (default 40, at most 2000), about a second each. FUZZ_SEED replays a failure.
+
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { here } from '../hardening/helpers.js';
+
+const RUNS = Math.min(Number(process.env['FUZZ_RUNS'] ?? 40), 2000);
+const SEED = Number(process.env['FUZZ_SEED'] ?? Date.now() % 100000);
+
+describe('deep and huge inputs', () => {
+  it(`never abort and fail only with the library's errors (seed ${SEED})`, () => {
+    const r = spawnSync(process.execPath, [here('../fuzz/deep-huge.child.mjs'), String(RUNS), String(SEED)], { encoding: 'utf8', timeout: RUNS * 5000 + 60_000 });
+    expect(r.signal, r.stderr.slice(0, 2000)).toBeNull();
+    expect(r.stderr.slice(0, 2000)).not.toMatch(/FATAL|Allocation failed|out of memory/);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('UNEXPECTED')).join('\n')).toBe('');
+    expect(r.status, r.stdout.slice(-2000)).toBe(0);
+    expect(r.stdout).toContain(`ran ${RUNS}, 0 unexpected`);
+  }, RUNS * 5000 + 90_000);
+});
