@@ -97,7 +97,11 @@ export function rethrowLimit(e: unknown): void {
 
 /** JavaScript's own string or array length reached inside a function: the value limit, said plainly. */
 export function isLengthRangeError(e: unknown): boolean {
-  return e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed|Cannot create a string longer/.test(e.message);
+  // No regular expression: this runs where the stack may be nearly spent, and V8 aborts the process
+  // when it compiles one there.
+  if (!(e instanceof RangeError)) return false;
+  const m = e.message;
+  return m.startsWith('Invalid ') ? m.endsWith(' length') : m.startsWith('Array buffer allocation failed') || m.startsWith('Cannot create a string longer');
 }
 
 /**

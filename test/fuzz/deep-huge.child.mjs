@@ -2,6 +2,7 @@
 // since what it looks for (a V8 abort, heap exhaustion) would take the test runner down with it.
 // Argument: runs and seed. Prints one line per unexpected outcome and exits 1 if there was any.
 
+import { writeSync } from 'node:fs';
 import { loadYamlDocuments, InputError } from '../../dist/yaml/load.js';
 import { Template, TemplateError } from '../../dist/template/index.js';
 import { funcSet } from '../../dist/funcs/index.js';
@@ -113,8 +114,11 @@ const unexpected = (what, e) => {
 
 for (let i = 0; i < runs; i++) {
   const depth = pick(DEPTHS);
+  // written at once, so that the case an abort interrupts is known
+  const say = (what) => writeSync(1, `case ${i}: ${what}\n`);
   if (rand() < 0.5) {
     const text = rand() < 0.8 ? maybeBreak(yamlDoc(depth)) : hugeYaml();
+    say(`yaml depth ${depth}: ${JSON.stringify(text.slice(0, 40))} (${text.length} chars)`);
     try {
       loadYamlDocuments(text, 'fuzz.yaml');
     } catch (e) {
@@ -122,6 +126,7 @@ for (let i = 0; i < runs; i++) {
     }
   } else {
     const [src, data] = template(depth);
+    say(`template depth ${depth}: ${JSON.stringify(src.slice(0, 60))}`);
     const t = new Template('t');
     t.funcs(funcSet('helm', { template: t }));
     try {
