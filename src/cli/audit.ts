@@ -3,7 +3,6 @@
 // Exit codes: 0 no finding at or above --fail-on; 1 findings at or above --fail-on (default error);
 // 2 bad input or usage (one line on stderr).
 
-import * as fs from 'node:fs';
 import { Command, Option } from 'commander';
 import {
   auditDetailed,

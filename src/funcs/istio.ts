@@ -39,6 +39,7 @@ import { sprigFuncs } from './sprig/index.js';
 import { goLower } from './sprig/strings.js';
 import { ObjectMeta } from '../istio/kube/meta.js';
 import { Container } from '../istio/kube/core.js';
+import { rethrowLimit } from '../template/limits.js';
 
 export interface IstioFuncOptions {
   /** What `env` (and Sprig's expandenv) read; istiod's process environment in a cluster. */
@@ -182,7 +183,8 @@ function appendMultusNetwork(existing: string, network: string, namespaced = tru
     let nets: GoValue;
     try {
       nets = goJsonUnmarshal(existing);
-    } catch {
+    } catch (e) {
+      rethrowLimit(e);
       return existing;
     }
     // Go decodes into []map[string]interface{}: anything else is an unmarshal error.
@@ -325,7 +327,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
       if (!isMap(mp)) return '{}';
       try {
         return goJsonMarshal(mp);
-      } catch {
+      } catch (e) {
+        rethrowLimit(e);
         return '{}';
       }
     }),
@@ -334,7 +337,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     def('fromJSON', 'func(string) interface {}', (j: string) => {
       try {
         return goJsonUnmarshal(j);
-      } catch {
+      } catch (e) {
+        rethrowLimit(e);
         return '{}';
       }
     }),
@@ -343,7 +347,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     if (v === null || v === undefined) return '{}';
     try {
       return goJsonMarshal(v);
-    } catch {
+    } catch (e) {
+      rethrowLimit(e);
       return '{}';
     }
   };
@@ -360,7 +365,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     def('toYaml', 'func(interface {}) string', (v: GoValue) => {
       try {
         return goYamlMarshal(v);
-      } catch {
+      } catch (e) {
+        rethrowLimit(e);
         return '';
       }
     }),
@@ -392,7 +398,8 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     def('toJsonMap', 'func(...map[string]string) string', (...maps: GoValue[]) => {
       try {
         return goJsonMarshal(mergeMaps(maps));
-      } catch {
+      } catch (e) {
+        rethrowLimit(e);
         return '';
       }
     }),

@@ -1588,12 +1588,13 @@ export function execute(set: ExecSet, name: string, tree: Tree | null, data: GoV
   // Go's reflect.ValueOf(nil) is an invalid value, not a nil interface.
   if (data === null) data = undefined;
   const outer = active;
-  // The caller's data never changes: the outermost execution works on a copy (see copy.ts).
-  if (!outer && (limits.copyData ?? set.mayMutate?.() ?? true)) data = copyData(data);
   const s = new State(set, name, limits, outer);
   active = s;
   const prevLimits = enterLimits(s.sizes);
   try {
+    // The caller's data never changes: the outermost execution works on a copy (see copy.ts). Deciding
+    // compiles the trees, which may exhaust the stack: inside the try, it is a clean error.
+    if (!outer && (limits.copyData ?? set.mayMutate?.() ?? true)) data = copyData(data);
     if (!tree || !tree.root) errorf(s, `${goQuote(name)} is an incomplete or empty template`);
     // Helm's include and tpl nest executions; they count toward the template depth like {{template}}.
     if (outer && s.depth > s.maxDepth) limitError(s, `exceeded maximum template depth (${s.maxDepth})`);

@@ -3,7 +3,7 @@
 // %!verb(...) error form. The printer mirrors the structure of Go's fmt: a per-call state holding the
 // flags, `printArg` for an operand and `printValue` for the values reached inside it.
 
-import { LimitExceeded, currentLimits } from './limits.js';
+import { LimitExceeded, checkExpandedSize, currentLimits } from './limits.js';
 import {
   GoFunc,
   GoNil,
@@ -821,7 +821,16 @@ class Printer {
   }
 
   printValue(value: GoValue, verb: string, depth: number, staticType?: GoType): void {
-    // A value that shares its parts can print exponentially long (list $x $x, doubled 40 times).
+    // A value that shares its parts can print exponentially long (list $x $x, doubled 40 times):
+    // counted before printing (once per distinct list or map), checked again as it prints.
+    if (depth === 0 && typeof value === 'object' && value !== null) {
+      try {
+        checkExpandedSize(value, true);
+      } catch (e) {
+        if (e instanceof LimitExceeded) throw new LimitExceeded(`printed value exceeds the limit of ${currentLimits().maxValueBytes} bytes per value`);
+        throw e;
+      }
+    }
     if (depth > 0 && this.buf.length > currentLimits().maxValueBytes) {
       throw new LimitExceeded(`printed value exceeds the limit of ${currentLimits().maxValueBytes} bytes per value`);
     }

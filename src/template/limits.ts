@@ -87,9 +87,21 @@ export function checkResult(v: string): void {
   if (fresh > 0) charge(fresh);
 }
 
+/**
+ * For a function that turns any failure into Go's fallback value ("", "{}"): a limit reached, or the
+ * stack or a length JavaScript cannot hold, is not a failure Go would have, so it is not hidden.
+ */
+export function rethrowLimit(e: unknown): void {
+  if (e instanceof LimitExceeded || e instanceof RangeError) throw e;
+}
+
 /** JavaScript's own string or array length reached inside a function: the value limit, said plainly. */
 export function isLengthRangeError(e: unknown): boolean {
-  return e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed|Cannot create a string longer/.test(e.message);
+  // No regular expression: this runs where the stack may be nearly spent, and V8 aborts the process
+  // when it compiles one there.
+  if (!(e instanceof RangeError)) return false;
+  const m = e.message;
+  return m.startsWith('Invalid ') ? m.endsWith(' length') : m.startsWith('Array buffer allocation failed') || m.startsWith('Cannot create a string longer');
 }
 
 /**

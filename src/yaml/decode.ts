@@ -7,7 +7,7 @@
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
 
 import type { Document, Node as YamlNode } from 'yaml';
-import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
+import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto } from './json.js';
 import { GoYamlError } from './emit.js';

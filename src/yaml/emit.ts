@@ -885,6 +885,8 @@ export function toYaml(v: GoValue): string {
   try {
     json = goJsonMarshal(v);
   } catch (e) {
+    // the stack or a length JavaScript cannot hold is not Go's failure: Helm's toYaml would hide it as ""
+    if (e instanceof RangeError) throw e;
     throw new GoYamlError('error marshaling into JSON: ' + (e as Error).message);
   }
   return jsonToYaml(json);
@@ -896,6 +898,7 @@ export function jsonToYaml(json: string): string {
   try {
     raw = parseJsonRaw(json);
   } catch (e) {
+    if (e instanceof RangeError) throw e;
     throw new GoYamlError('error converting JSON to YAML: ' + (e as Error).message);
   }
   return emitNode(toNode(raw));

@@ -634,6 +634,15 @@ interface NumberText {
   readonly numberText: string;
 }
 
+/** An array or object being filled: `items` for an array; `map` (or `entries` with keepNumbers) and the pending `key` for an object. */
+interface Frame {
+  items?: Decoded[];
+  map?: unknown;
+  entries?: [string, Decoded][];
+  key?: string;
+  depth: number;
+}
+
 class Parser {
   pos = 0;
   firstError: string | undefined;
@@ -667,16 +676,76 @@ class Parser {
     this.err(`invalid character ${quoteChar(this.b[this.pos]!)} ${context}`);
   }
 
+  /**
+   * One value and everything inside it, without recursion: nesting to Go's 10,000 levels needs no
+   * JavaScript stack. `open` holds the arrays and objects being filled, innermost last.
+   */
   value(depth: number): Decoded {
-    if (depth > 10000) this.err('exceeded max depth');
+    const open: Frame[] = [];
+    for (;;) {
+      this.ws();
+      if (this.pos >= this.b.length) this.eof();
+      const c = this.b[this.pos]!;
+      let v: Decoded;
+      if (c === 0x7b || c === 0x5b) {
+        // Go's scanner refuses to open the 10,001st array or object
+        if (depth >= 10000) this.invalid('exceeded max depth');
+        const close = c === 0x7b ? 0x7d : 0x5d;
+        this.pos++;
+        this.ws();
+        if (this.pos >= this.b.length) this.eof();
+        if (this.b[this.pos] === close) {
+          this.pos++;
+          v = c === 0x5b ? [] : this.keepNumbers ? { entries: [] } : newMap();
+        } else {
+          const f: Frame = c === 0x5b ? { items: [], depth } : { map: this.keepNumbers ? undefined : newMap(), entries: this.keepNumbers ? [] : undefined, key: '', depth };
+          if (c === 0x7b) this.objectKey(f);
+          open.push(f);
+          depth++;
+          continue;
+        }
+      } else v = this.scalar(c);
+      // v is whole: hand it to the collections it ends, then go on with the next value
+      for (;;) {
+        const f = open[open.length - 1];
+        if (f === undefined) return v;
+        if (f.items) f.items.push(v);
+        else if (f.entries) f.entries.push([f.key!, v]);
+        else (f.map as Record<string, unknown>)[f.key!] = v;
+        this.ws();
+        if (this.pos >= this.b.length) this.eof();
+        const d = this.b[this.pos]!;
+        if (d === 0x2c) {
+          this.pos++;
+          if (!f.items) this.objectKey(f);
+          depth = f.depth + 1;
+          break;
+        }
+        if (d === (f.items ? 0x5d : 0x7d)) {
+          this.pos++;
+          open.pop();
+          v = f.items ?? (f.entries ? { entries: f.entries } : f.map);
+          continue;
+        }
+        this.invalid(f.items ? 'after array element' : 'after object key:value pair');
+      }
+    }
+  }
+
+  /** An object's next key and its colon. */
+  objectKey(f: Frame): void {
     this.ws();
     if (this.pos >= this.b.length) this.eof();
-    const c = this.b[this.pos]!;
+    if (this.b[this.pos] !== 0x22) this.invalid('looking for beginning of object key string');
+    f.key = this.string();
+    this.ws();
+    if (this.pos >= this.b.length) this.eof();
+    if (this.b[this.pos] !== 0x3a) this.invalid('after object key');
+    this.pos++;
+  }
+
+  scalar(c: number): Decoded {
     switch (c) {
-      case 0x7b:
-        return this.object(depth);
-      case 0x5b:
-        return this.array(depth);
       case 0x22:
         return this.string();
       case 0x74:
@@ -817,73 +886,6 @@ class Parser {
     return r;
   }
 
-  object(depth: number): Decoded {
-    this.pos++;
-    const m = newMap();
-    const keys: string[] = [];
-    this.ws();
-    if (this.pos >= this.b.length) this.eof();
-    if (this.b[this.pos] === 0x7d) {
-      this.pos++;
-      return this.keepNumbers ? { entries: [] } : m;
-    }
-    const entries: [string, Decoded][] = [];
-    for (;;) {
-      this.ws();
-      if (this.pos >= this.b.length) this.eof();
-      if (this.b[this.pos] !== 0x22) this.invalid('looking for beginning of object key string');
-      const k = this.string();
-      this.ws();
-      if (this.pos >= this.b.length) this.eof();
-      if (this.b[this.pos] !== 0x3a) this.invalid('after object key');
-      this.pos++;
-      const v = this.value(depth + 1);
-      if (this.keepNumbers) entries.push([k, v]);
-      else {
-        (m as Record<string, unknown>)[k] = v;
-        keys.push(k);
-      }
-      this.ws();
-      if (this.pos >= this.b.length) this.eof();
-      const c = this.b[this.pos]!;
-      if (c === 0x2c) {
-        this.pos++;
-        continue;
-      }
-      if (c === 0x7d) {
-        this.pos++;
-        return this.keepNumbers ? { entries } : m;
-      }
-      this.invalid('after object key:value pair');
-    }
-  }
-
-  array(depth: number): Decoded {
-    this.pos++;
-    const a: Decoded[] = [];
-    this.ws();
-    if (this.pos >= this.b.length) this.eof();
-    if (this.b[this.pos] === 0x5d) {
-      this.pos++;
-      return a;
-    }
-    for (;;) {
-      a.push(this.value(depth + 1));
-      this.ws();
-      if (this.pos >= this.b.length) this.eof();
-      const c = this.b[this.pos]!;
-      if (c === 0x2c) {
-        this.pos++;
-        continue;
-      }
-      if (c === 0x5d) {
-        this.pos++;
-        return a;
-      }
-      this.invalid('after array element');
-    }
-  }
-
   document(): Decoded {
     const v = this.value(0);
     this.ws();
@@ -954,7 +956,8 @@ function fromNative(v: unknown, depth: number): GoValue {
       return v;
   }
   if (v === null) return null;
-  if (depth >= 10000) throw NOT_NATIVE;
+  // deeper values go to the byte parser, which needs no stack
+  if (depth >= 500) throw NOT_NATIVE;
   if (Array.isArray(v)) {
     const out: GoValue[] = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = fromNative(v[i], depth + 1);

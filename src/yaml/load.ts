@@ -17,7 +17,7 @@
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
-import { YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
+import { YAML_MAX_DEPTH, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
@@ -712,6 +712,16 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
       } catch (e) {
         if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
+    }
+    // the fast reader recurses per level too
+    try {
+      checkYamlDepth(text, opts.maxDepth ?? YAML_MAX_DEPTH);
+    } catch (e) {
+      if (e instanceof YamlTooDeep) {
+        const p = e.position(text);
+        throw new InputError(e.message, file, p.line, p.col);
+      }
+      throw e;
     }
     const fast = loadFast(text, file);
     if (fast) return fast;

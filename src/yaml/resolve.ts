@@ -181,3 +181,10 @@ export function isTimestamp(s: string): boolean {
     parseLayout(s, false, '', false)
   );
 }
+
+// The leaves of a deep document are resolved where the stack is deepest, and V8 compiles a regular
+// expression at its first uses (bytecode, then machine code), aborting the process when it does so
+// with the stack nearly spent. Resolving a sample of every kind here compiles them where there is room.
+for (let i = 0; i < 3; i++) {
+  for (const s of ['1', '-1_000', '0x1F', '0b101', '-0b1', '0o17', '017', '1.5e3', '.5', '-.inf', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '1:20', '1:20.5', 'true', 'No', '~', 'x1', '+1']) resolvePlain(s);
+}

@@ -53,6 +53,7 @@ export class YamlTooDeep extends Error {
  * It may count a level more than the document has, never fewer.
  */
 export function checkYamlDepth(source: string, max = YAML_MAX_DEPTH): void {
+  if (depthBound(source) <= max) return;
   const lib = yamlLib();
   const cols: number[] = []; // open block collections: column and kind (1 map, 2 sequence)
   const kinds: number[] = [];
@@ -117,6 +118,38 @@ export function checkYamlDepth(source: string, max = YAML_MAX_DEPTH): void {
       if (type === 'newline') nodeCol = -1;
     }
   }
+}
+
+/**
+ * A bound on the nesting depth read in one pass over the characters (the lexer costs as much as a
+ * quarter of the parse): a level needs an opening bracket, or more indentation than its parent (a
+ * list in a map may share its indentation, hence twice), or an indicator on the same line.
+ */
+function depthBound(s: string): number {
+  let brackets = 0;
+  let maxIndent = 0;
+  let maxMarks = 0;
+  let indent = 0;
+  let marks = 0;
+  let lineStart = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = marks = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 || c === 9) {
+        if (++indent > maxIndent) maxIndent = indent;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (c === 91 || c === 123) brackets++;
+    else if ((c === 45 || c === 63 || c === 58) && ++marks > maxMarks) maxMarks = marks;
+  }
+  return brackets + 2 * (maxIndent + 1) + maxMarks;
 }
 
 /** yaml's parseAllDocuments (without pretty errors), refusing nesting deeper than maxDepth with YamlTooDeep. */
