@@ -25,7 +25,7 @@ interface RenderFlags extends LimitFlags, InputFlags {
 export function requestFromFlags(flags: RenderFlags): RenderRequest {
   const inputs = inputsFromFlags(flags);
   if (inputs.workloads.length === 0) throw new Error('render: give the workloads with -f FILE (or a directory, or -f - for stdin)');
-  if (!inputs.injectorConfigMap && !inputs.injectConfig && !inputs.template) throw new Error('render: give --injector-configmap FILE, or --template FILE --values FILE');
+  if (!inputs.injectorConfigMap && !inputs.injectConfig && !inputs.template && !inputs.chart) throw new Error('render: give --injector-configmap FILE, --chart CHART, or --template FILE --values FILE');
   const req = toRenderRequest(inputs);
   if (flags.mode === 'kube-inject') req.mode = 'kube-inject';
   if (flags.merged) req.merged = true;

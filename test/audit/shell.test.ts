@@ -89,7 +89,7 @@ describe('syntaxError', () => {
     ['echo "x; sleep 5', 'an unclosed " quote'],
     ['x=$(curl -s localhost:15000/ready; sleep 1', 'an unclosed ( or $('],
     ['while true; do sleep 1', 'a compound command without its `done`'],
-    ['if [ -f /tmp/x ]; then sleep 1', 'a compound command without its `fi`'],
+    ['if [ -f /var/run/x ]; then sleep 1', 'a compound command without its `fi`'],
     ['echo `date', 'an unclosed ` command substitution'],
   ];
   for (const [script, why] of bad) it(`rejects: ${script}`, () => expect(syntaxError(script)).toBe(why));

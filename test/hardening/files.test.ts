@@ -43,7 +43,7 @@ function readFifo(fifo: string): Promise<string> {
 
 describe('--output-file on files that are not regular', () => {
   it('writes through a FIFO and a link to it, leaving both in place', async () => {
-    const expected = (await cli('render', '--injector-configmap', CM, '-f', DEPLOY)).stdout;
+    const expected = (await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY)).stdout;
     expect(expected).toContain('istio-proxy');
     const fifo = path.join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
@@ -53,7 +53,7 @@ describe('--output-file on files that are not regular', () => {
       const read = readFifo(fifo);
       // the reader must have the FIFO open before the synchronous write opens it
       await new Promise((r) => setTimeout(r, 100));
-      const r = await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', target);
+      const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', target);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(await read).toBe(expected);
@@ -68,7 +68,7 @@ describe('--output-file on files that are not regular', () => {
   it('writes through a link to a character device without replacing the link', async () => {
     const link = path.join(dir, 'null-link');
     fs.symlinkSync('/dev/null', link);
-    const r = await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link);
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(fs.statSync(link).isCharacterDevice()).toBe(true);
@@ -80,7 +80,7 @@ describe('--output-file on files that are not regular', () => {
     fs.writeFileSync(real, 'old\n');
     const link = path.join(dir, 'real-link.yaml');
     fs.symlinkSync(real, link);
-    const r = await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link);
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link);
     expect(r.code).toBe(0);
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(real, 'utf8')).toContain('istio-proxy');
@@ -90,18 +90,18 @@ describe('--output-file on files that are not regular', () => {
     const link = path.join(dir, 'later-link.yaml');
     const later = path.join(dir, 'later.yaml');
     fs.symlinkSync('later.yaml', link);
-    expect((await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link)).code).toBe(0);
+    expect((await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', link)).code).toBe(0);
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(later, 'utf8')).toContain('istio-proxy');
     fs.chmodSync(later, 0o600);
-    expect((await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', later)).code).toBe(0);
+    expect((await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', later)).code).toBe(0);
     expect(fs.statSync(later).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a directory in one line before rendering anything', async () => {
     const d = path.join(dir, 'a-dir');
     fs.mkdirSync(d);
-    const r = await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', d);
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', d);
     expect(r).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: ${d}: cannot write: is a directory\n` });
     expect(fs.readdirSync(d)).toEqual([]);
     expect(temporaries(dir)).toEqual([]);
@@ -117,7 +117,7 @@ describe('--output-file on files that are not regular', () => {
     };
     syncBuiltinESMExports();
     try {
-      const r = await cli('render', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', out);
+      const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', out);
       expect(r).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: ${out}: cannot write: is busy (a mount point, or in use)\n` });
     } finally {
       cjs.renameSync = rename;
