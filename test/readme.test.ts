@@ -92,9 +92,9 @@ async function runTs(code: string, name: string): Promise<string> {
 describe('README examples', () => {
   it('each command and the library have a runnable example, and every example has its output', () => {
     const sections = new Set(examples.map((e) => e.section));
-    for (const s of ['render', 'audit', 'golden', 'template', 'The library']) expect(sections.has(s), s).toBe(true);
+    for (const s of ['render', 'audit', 'golden', 'template', 'diff', 'The library']) expect(sections.has(s), s).toBe(true);
     const lib = examples.filter((e) => e.lang === 'ts').map((e) => e.code);
-    for (const api of ['new Template(', 'renderRequest(', 'audit.audit(', 'golden.checkMatrix(']) expect(lib.some((c) => c.includes(api)), api).toBe(true);
+    for (const api of ['new Template(', 'renderRequest(', 'audit.audit(', 'golden.checkMatrix(', 'diffInjection(']) expect(lib.some((c) => c.includes(api)), api).toBe(true);
     for (const e of examples) expect(e.output, `README.md:${e.line}`).toBeDefined();
   });
 

@@ -77,7 +77,8 @@ function meshInFile(file: string): InputText | undefined {
 
 interface Side {
   request: Omit<RenderRequest, 'workloads'>;
-  audit: { injectorConfigMap: InputText; mesh?: InputText };
+  /** The same injector as the audit reads it; a ConfigMap side's values overrides apply there too. */
+  audit: { injectorConfigMap: InputText; mesh?: InputText; valuesFiles?: string[]; set?: string[] };
 }
 
 function prepare(s: DiffSide, label: string): Side {
@@ -93,7 +94,7 @@ function prepare(s: DiffSide, label: string): Side {
     request.injectorConfigMap = file;
     const inFile = s.mesh ? undefined : meshInFile(file);
     if (inFile) request.meshInput = inFile;
-    audit = { injectorConfigMap: { name: file, text: readInputText(file) }, ...(inFile ? { mesh: inFile } : {}) };
+    audit = { injectorConfigMap: { name: file, text: readInputText(file) }, ...(inFile ? { mesh: inFile } : {}), valuesFiles: s.valuesFiles ?? [], set: s.set ?? [] };
   }
   if (s.mesh) {
     request.mesh = s.mesh;
@@ -246,6 +247,8 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: strin
     const auditOpts = (s: Side) => ({
       injectorConfigMap: s.audit.injectorConfigMap,
       ...(s.audit.mesh ? { mesh: s.audit.mesh } : {}),
+      ...(s.audit.valuesFiles ? { valuesFiles: s.audit.valuesFiles } : {}),
+      ...(s.audit.set ? { set: s.audit.set } : {}),
       ...(opts.kubeVersion ? { kubeVersion: opts.kubeVersion } : {}),
       ...(opts.nativeSidecars && opts.nativeSidecars !== 'auto' ? { nativeSidecars: opts.nativeSidecars === 'true' } : {}),
     });

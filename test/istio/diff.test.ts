@@ -55,6 +55,16 @@ describe('diffInjection', () => {
     expect(r.changed).toBe(1);
     expect(r.workloads[0]!.lifecycle.find((l) => l.aspect === 'hold application until proxy starts')).toEqual({ aspect: 'hold application until proxy starts', from: 'no', to: 'yes' });
   });
+
+  it("a ConfigMap side's values files and sets reach its audit as they reach its render", () => {
+    const drain = join(root, 'values/lifecycle-drain.json');
+    const r = diffInjection({ injectorConfigMap: example }, { injectorConfigMap: example, valuesFiles: [drain], set: ['global.proxy.holdApplicationUntilProxyStarts=true'] }, [deployment]);
+    const w = r.workloads[0]!;
+    expect(w.lifecycle.find((l) => l.aspect === 'postStart')).toBeUndefined();
+    expect(w.findingsAppeared.map((f) => f.rule)).toEqual(['hold-dropped-by-lifecycle']);
+    const back = diffInjection({ injectorConfigMap: example, valuesFiles: [drain], set: ['global.proxy.holdApplicationUntilProxyStarts=true'] }, { injectorConfigMap: example }, [deployment]);
+    expect(back.workloads[0]!.findingsGone.map((f) => f.rule)).toEqual(['hold-dropped-by-lifecycle']);
+  });
 });
 
 describe('sidecar-render diff', () => {
