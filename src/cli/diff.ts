@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import { Option, type Command } from 'commander';
 import { diffInjection, formatDiffText, type DiffSide } from '../istio/diff.js';
-import type { NativeSidecarsMode } from '../istio/render.js';
+import { RENDER_MODES, workloadFiles, type NativeSidecarsMode, type RenderMode } from '../istio/render.js';
+import { parseIstioVersion } from '../istio/version.js';
+import { parseEnv } from './inputs.js';
 import { collect, oneOf } from './options.js';
 
 interface DiffFlags {
@@ -22,6 +24,12 @@ interface DiffFlags {
   toMesh?: string;
   kubeVersion?: string;
   nativeSidecars: NativeSidecarsMode;
+  istioVersion?: string;
+  revision?: string;
+  env: string[];
+  mode: RenderMode;
+  recursive?: boolean;
+  quiet?: boolean;
   output: 'text' | 'json';
 }
 
@@ -65,7 +73,8 @@ export function diffCommand(program: Command): void {
     .argument('[files...]', 'more workload files, as with -f')
     .requiredOption('--from <source>', 'before: the injector ConfigMap export, or a chart directory or .tgz')
     .requiredOption('--to <source>', 'after: the injector ConfigMap export, or a chart directory or .tgz')
-    .option('-f, --filename <file>', 'workloads (repeatable)', collect, [] as string[])
+    .option('-f, --filename <path>', 'workloads: a file or a directory of .yaml/.yml/.json files (repeatable)', collect, [] as string[])
+    .option('-R, --recursive', 'read directories given with -f with their subdirectories')
     .option('--from-values <file>', 'values for --from (chart values, or injector values over the ConfigMap) (repeatable)', collect, [] as string[])
     .option('--to-values <file>', 'values for --to (repeatable)', collect, [] as string[])
     .option('--from-set <key=value>', 'set a value for --from (repeatable)', collect, [] as string[])
@@ -76,15 +85,25 @@ export function diffCommand(program: Command): void {
     .option('--to-mesh <file>', 'mesh config for --to')
     .option('--kube-version <version>', 'the Kubernetes version of the cluster (e.g. 1.33)')
     .addOption(new Option('--native-sidecars <mode>', "istiod's ENABLE_NATIVE_SIDECARS").argParser(oneOf('--native-sidecars', ['auto', 'true', 'false'] as const)).default('auto'))
+    .option('--istio-version <version>', 'the Istio release whose template data to build on both sides (default: detected from each side\'s templates)')
+    .option('--revision <rev>', 'the istiod revision (.Revision) on both sides')
+    .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[])
+    .addOption(new Option('--mode <mode>', 'webhook (the pod as the API server defaulted it) or kube-inject (the pod as written)').argParser(oneOf('--mode', RENDER_MODES)).default('webhook'))
+    .option('-q, --quiet', 'accepted for the other commands\' sake: diff prints no assumptions line')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExit codes: 0 nothing differs; 1 some workload differs (for CI); 2 bad input or usage.\n')
     .action((files: string[], flags: DiffFlags) => {
       if (flags.kubeVersion !== undefined && !/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
       const from = side(flags.from, flags.fromValues, flags.fromSet, flags.fromIop, flags.fromMesh, flags.kubeVersion, '--from');
       const to = side(flags.to, flags.toValues, flags.toSet, flags.toIop, flags.toMesh, flags.kubeVersion, '--to');
-      const report = diffInjection(from, to, [...flags.filename, ...files], {
+      const given = [...flags.filename, ...files];
+      const report = diffInjection(from, to, given.length ? workloadFiles(given, flags.recursive === true) : [], {
         nativeSidecars: flags.nativeSidecars,
+        env: parseEnv(flags.env),
+        ...(flags.mode === 'kube-inject' ? { mode: flags.mode } : {}),
         ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
+        ...(flags.istioVersion ? { istioVersion: parseIstioVersion(flags.istioVersion) } : {}),
+        ...(flags.revision !== undefined ? { revision: flags.revision } : {}),
       });
       process.stdout.write(flags.output === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatDiffText(report));
       process.exitCode = report.changed > 0 ? 1 : 0;

@@ -137,7 +137,7 @@ export function addInputOptions(cmd: Command, set: InputOptionSet = { workloads:
   return cmd;
 }
 
-function parseEnv(list: string[]): Record<string, string> {
+export function parseEnv(list: string[]): Record<string, string> {
   const env: Record<string, string> = Object.create(null);
   for (const kv of list) {
     const i = kv.indexOf('=');

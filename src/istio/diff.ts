@@ -5,7 +5,6 @@
 //   const report = diffInjection({ injectorConfigMap: 'old.yaml' }, { chart: { chart: 'istiod-1.24' } }, ['deploy.yaml']);
 //   report.changed   // workloads that differ
 
-import { readFileSync } from 'node:fs';
 import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
 import { InputError, loadYamlDocuments } from '../yaml/load.js';
 import { renderRequest, readInputText, type RenderOptions, type RenderRequest, type WorkloadResult } from './render.js';
@@ -243,7 +242,7 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: strin
   for (const file of workloadFiles) {
     const ra = renderRequest({ ...opts, ...a.request, workloads: file }).results;
     const rb = renderRequest({ ...opts, ...b.request, workloads: file }).results;
-    const text: InputText = { name: file, text: readFileSync(file, 'utf8') };
+    const text: InputText = { name: file, text: readInputText(file) };
     const auditOpts = (s: Side) => ({
       injectorConfigMap: s.audit.injectorConfigMap,
       ...(s.audit.mesh ? { mesh: s.audit.mesh } : {}),

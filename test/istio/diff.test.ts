@@ -84,6 +84,19 @@ describe('sidecar-render diff', () => {
     expect(report.workloads[0]!.changes).toContainEqual({ path: 'spec.template.spec.containers[istio-proxy].image', op: 'changed', from: 'proxyv2', to: 'other' });
   });
 
+  it('takes the run options render takes: a directory of workloads, the release, the revision, the mode', async () => {
+    const dir = await cli('diff', '--from', mini, '--to', mini, '-f', seeds, '-o', 'json');
+    expect((JSON.parse(dir.stdout) as DiffReport).workloads.map((w) => w.workload)).toContain('Job default/native-sidecar-test');
+    expect((JSON.parse(dir.stdout) as DiffReport).workloads).toHaveLength(3);
+    const rev = await cli('diff', '--from', mini, '--to', mini, '--revision', 'canary', '-f', job, '-o', 'json');
+    expect(rev.code).toBe(0);
+    const plain = await cli('diff', '--from', mini, '--to', mini, '-f', job, '--mode', 'kube-inject', '--istio-version', '1.24', '-q');
+    expect(plain.code).toBe(0);
+    const bad = await cli('diff', '--from', mini, '--to', mini, '-f', job, '--istio-version', '1.99');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unsupported Istio version "1\.99"/);
+  });
+
   it('bad input is one line and exit 2', async () => {
     const r = await cli('diff', '--from', mini, '--to', join(root, 'nope.yaml'), '-f', job);
     expect(r.code).toBe(2);
