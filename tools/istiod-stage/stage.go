@@ -125,7 +125,8 @@ func main() {
 	if cfg.Templates == nil {
 		cfg.Templates = map[string]string{}
 	}
-	if cfg.Template != "" {
+	// inject.Config has no `template` from 1.10: beside `templates` it is the chart's tripwire, ignored
+	if cfg.Template != "" && len(cfg.Templates) == 0 {
 		cfg.Templates["sidecar"] = cfg.Template
 	}
 	if len(cfg.DefaultTemplates) == 0 {
@@ -178,6 +179,25 @@ func dur(s int64) *Duration { return &Duration{Seconds: s} }
 
 // defaultProxyConfig: mesh.DefaultProxyConfig() of the release.
 func defaultProxyConfig(r release) *ProxyConfig {
+	if !r.atLeast(6) {
+		// 1.5's mesh.go: Pilot's plain-text address, no status port, Concurrency 0, no tracing, and
+		// empty remote services
+		return &ProxyConfig{
+			ConfigPath:             "/etc/istio/proxy",
+			BinaryPath:             "/usr/local/bin/envoy",
+			ServiceCluster:         "istio-proxy",
+			DrainDuration:          dur(45),
+			ParentShutdownDuration: dur(60),
+			DiscoveryAddress:       "istio-pilot:15010",
+			ConnectTimeout:         dur(1),
+			EnvoyMetricsService:    &RemoteService{},
+			EnvoyAccessLogService:  &RemoteService{},
+			ProxyAdminPort:         15000,
+			ControlPlaneAuthPolicy: 0,
+			Concurrency:            int32(0),
+			StatNameLength:         189,
+		}
+	}
 	pc := &ProxyConfig{
 		ConfigPath:             "./etc/istio/proxy",
 		BinaryPath:             "/usr/local/bin/envoy",
