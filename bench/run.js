@@ -6,7 +6,8 @@
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
 // compile of (a); (r) the sidecar template of real Istio ConfigMaps when a folder of them is found,
-// against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000; (mem) peak
+// against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000, and
+// with the real 1.24 ConfigMap (six templates) against the same cut to its sidecar template when found; (mem) peak
 // RSS of the CLI on 1,000 vs 10,000 workloads. The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
-import { configMapFolder, istiodStageRun, realCase, releases } from './lib/real.js';
+import { configMapFolder, istiodStageRun, realCase, releases, sidecarOnly } from './lib/real.js';
 import { workloadList } from './lib/workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -344,6 +345,12 @@ async function measuredRun(script, args) {
 async function cliCase(id, label, workloads, runs, script = bin, args = cliArgs(workloads).slice(1)) {
   const rs = [];
   for (let i = 0; i < runs; i++) rs.push(await measuredRun(script, args));
+  cliResult(id, label, rs);
+}
+
+/** Median wall and CPU time of cold runs. */
+function cliResult(id, label, rs) {
+  const runs = rs.length;
   rs.sort((a, b) => a.ns - b.ns);
   const med = rs[Math.floor(rs.length / 2)];
   const cpu = rs.map((r) => r.cpuNs).sort((a, b) => a - b);
@@ -357,6 +364,25 @@ if (want('e')) {
   const list = join(scratch, 'list-1000.yaml');
   writeFileSync(list, workloadList(1000));
   await cliCase('e2', '(e) CLI: List of 1,000 Deployments (median)', list, quick ? 2 : 5);
+  // The real 1.24 ConfigMap (six templates) against the same file cut to its sidecar template: a pod
+  // that uses one template should not pay for reading the others. Runs alternate, so load drifts alike.
+  const real = configMapFolder(root);
+  const full = real && join(real, '1.24.0', 'istio-sidecar-injector.yaml');
+  const cut = full && existsSync(full) ? sidecarOnly(readFileSync(full, 'utf8')) : undefined;
+  if (cut) {
+    console.error('bench: (e) CLI cold start, real 1.24 ConfigMap, six templates vs its sidecar template alone');
+    const cutFile = join(scratch, 'istio-sidecar-injector-sidecar-only.yaml');
+    writeFileSync(cutFile, cut);
+    const args = (cm) => ['render', '--injector-configmap', cm, '--mesh', join(real, '1.24.0', 'istio-mesh.yaml'), '-f', ex('deployment.yaml')];
+    const six = [];
+    const one = [];
+    for (let i = 0; i < (quick ? 5 : 9); i++) {
+      six.push(await measuredRun(bin, args(full)));
+      one.push(await measuredRun(bin, args(cutFile)));
+    }
+    cliResult('e6', '(e) CLI: one Deployment, real 1.24 ConfigMap, 6 templates (median)', six);
+    cliResult('e7', '(e) CLI: the same, ConfigMap cut to its sidecar template (median)', one);
+  }
 }
 
 let memory = null;

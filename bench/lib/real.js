@@ -56,3 +56,39 @@ export function istiodStageRun(root, release, req, seconds) {
   if (p.status !== 0) return { error: (p.stderr || p.error?.message || 'istiod-stage failed').split('\n')[0] };
   return JSON.parse(p.stdout);
 }
+
+/**
+ * The ConfigMap text with data.config's `templates` cut to its `sidecar` entry, every other line as it
+ * was (so both files take the same reader paths): what a cold `render` costs for the templates a pod
+ * never uses. Undefined when the layout is not `templates:` with block-scalar entries under it.
+ */
+export function sidecarOnly(text) {
+  const lines = text.split('\n');
+  const indent = (l) => l.length - l.trimStart().length;
+  const at = lines.findIndex((l) => /^\s+templates:\s*$/.test(l));
+  if (at < 0) return undefined;
+  const outer = indent(lines[at]);
+  const out = lines.slice(0, at + 1);
+  let entry = -1;
+  let keep = true;
+  let sawSidecar = false;
+  let i = at + 1;
+  for (; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.trim() === '') {
+      if (keep) out.push(l);
+      continue;
+    }
+    const n = indent(l);
+    if (n <= outer) break;
+    if (entry < 0) entry = n;
+    if (n === entry) {
+      const m = /^\s*([\w.-]+):\s*[|>]/.exec(l);
+      if (!m) return undefined;
+      keep = m[1] === 'sidecar';
+      sawSidecar ||= keep;
+    } else if (n < entry) return undefined;
+    if (keep) out.push(l);
+  }
+  return sawSidecar ? [...out, ...lines.slice(i)].join('\n') : undefined;
+}

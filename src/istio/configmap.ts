@@ -101,11 +101,21 @@ export function injectorConfigFromDocument(doc: LoadedDocument, source: string):
   const c = doc.value as JsonObject;
   const templates = nullMap<string>();
   const positions = nullMap<TextPosition>();
+  // Found on first use (a template error): finding one reads the config again with positions, which a
+  // run whose templates all parse never needs.
   const place = (name: string, path: string[]): void => {
-    // a block scalar maps line for line; a quoted or plain one only as a whole
-    const b = doc.blockScalarAt(path);
-    const p = b ? { line: b.line + 1, col: b.col } : doc.positionOf(path);
-    positions[name] = { file: doc.file, line: p.line, col: b ? p.col : p.col - 1 };
+    Object.defineProperty(positions, name, {
+      enumerable: true,
+      configurable: true,
+      get(): TextPosition {
+        // a block scalar maps line for line; a quoted or plain one only as a whole
+        const b = doc.blockScalarAt(path);
+        const p = b ? { line: b.line + 1, col: b.col } : doc.positionOf(path);
+        const at = { file: doc.file, line: p.line, col: b ? p.col : p.col - 1 };
+        Object.defineProperty(positions, name, { value: at, enumerable: true, configurable: true, writable: true });
+        return at;
+      },
+    });
   };
   if (c.templates !== undefined && c.templates !== null) {
     if (!isObject(c.templates)) throw doc.errorAt(['templates'], 'templates must be a mapping of template name to template text');

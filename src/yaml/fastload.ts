@@ -253,6 +253,8 @@ class Reader {
   constructor(
     private readonly lines: Line[],
     private readonly end: number,
+    /** The text's last line has no line break: a block scalar ending there has no final newline. */
+    private readonly unterminated = false,
   ) {}
 
   /** The next line with content (skipping blank and comment-only lines), without consuming it. */
@@ -372,7 +374,8 @@ class Reader {
       }
       if (rest === '' || rest[0] === '#') {
         const n = this.peek();
-        if (n && n.indent > indent) setKey(out, key, this.block(n.indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
+        if (n && n.indent > indent && (n.text[0] === '[' || n.text[0] === '{')) setKey(out, key, this.flowLine(n, indent));
+        else if (n && n.indent > indent) setKey(out, key, this.block(n.indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
         else if (n && n.indent === indent && isSeqItem(n.text)) setKey(out, key, this.block(indent, indent === 0 && key === 'items' ? this.itemRecord : undefined));
         else setKey(out, key, null);
       } else {
@@ -382,6 +385,17 @@ class Reader {
       }
     }
     return out;
+  }
+
+  /** A one-line flow collection on the line after its key (`key:` then `  []`, as Helm charts write
+   *  empty lists); the node must end there. */
+  private flowLine(l: Line, parentIndent: number): unknown {
+    const [f, j] = flow(l.text, 0, l.no);
+    if (!restIsEmpty(l.text, j)) throw new Unsupported(l.no, 'text after flow collection');
+    this.next();
+    const n = this.peek();
+    if (n && n.indent > parentIndent) throw new Unsupported(n.no, 'more of a node after its flow collection');
+    return f;
   }
 
   itemRecord?: { startLine: number; endLine: number }[];
@@ -511,6 +525,11 @@ class Reader {
       }
     }
     if (chomp === '-') return body;
+    if (this.unterminated && i >= this.lines.length) {
+      // yaml.v2 adds no break the text does not have: `a: |` then `  x` at the very end is "x"
+      if (trailing === 0) return body;
+      if (chomp === '+') throw new Unsupported(no, 'kept block scalar at the end of unterminated text');
+    }
     if (chomp === '+') return body + '\n' + '\n'.repeat(trailing);
     return body + '\n';
   }
@@ -550,7 +569,7 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
   let start = 0;
   let marker = 0;
   const flush = (endExclusive: number): void => {
-    const r = new Reader(lines, endExclusive);
+    const r = new Reader(lines, endExclusive, !text.endsWith('\n'));
     r.seek(start);
     const first = r.peek();
     if (!first) {

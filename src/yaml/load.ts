@@ -204,8 +204,14 @@ abstract class DocumentBase implements LoadedDocument {
     readonly value: GoValue,
     readonly index: number,
     readonly file: string,
-    readonly start: Position,
+    /** A function when finding it means reading the file again: called on first use. */
+    private startAt: Position | (() => Position),
   ) {}
+
+  get start(): Position {
+    if (typeof this.startAt === 'function') this.startAt = this.startAt();
+    return this.startAt;
+  }
 
   abstract positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position;
   abstract blockScalarAt(path: readonly PathSegment[]): Position | undefined;
@@ -223,9 +229,13 @@ abstract class DocumentBase implements LoadedDocument {
   embedded(path: readonly PathSegment[], label: string, opts: LoadOptions = {}): LoadedDocument | undefined {
     const text = valueAt(this.value, path);
     if (typeof text !== 'string') return undefined;
-    const block = this.blockScalarAt(path);
-    const at = this.positionOf(path);
-    const map = (p: Position): Position => (block ? { line: block.line + p.line, col: block.col + p.col } : at);
+    // where the string sits is looked up on first use: finding it reads the file again with positions
+    let found: { block: Position | undefined; at: Position } | undefined;
+    const where = (): { block: Position | undefined; at: Position } => (found ??= { block: this.blockScalarAt(path), at: this.positionOf(path) });
+    const map = (p: Position): Position => {
+      const { block, at } = where();
+      return block ? { line: block.line + p.line, col: block.col + p.col } : at;
+    };
     let docs: LoadedDocument[];
     try {
       docs = loadYamlDocuments(text, this.file, { ...opts, format: opts.format ?? 'yaml' });
@@ -239,7 +249,7 @@ abstract class DocumentBase implements LoadedDocument {
       const p = map(docs[1]!.start);
       throw new InputError(`${label}: expected one document, found ${docs.length}`, this.file, p.line, p.col);
     }
-    return new Moved(docs[0]!, map, block !== undefined);
+    return new Moved(docs[0]!, map, () => where().block !== undefined);
   }
 
   sub(path: readonly PathSegment[]): LoadedDocument {
@@ -255,15 +265,15 @@ class Moved extends DocumentBase {
   constructor(
     private readonly inner: LoadedDocument,
     private readonly map: (p: Position) => Position,
-    private readonly lineForLine: boolean,
+    private readonly lineForLine: boolean | (() => boolean),
   ) {
-    super(inner.value, inner.index, inner.file, map(inner.start));
+    super(inner.value, inner.index, inner.file, () => map(inner.start));
   }
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
     return this.map(this.inner.positionOf(path, opts));
   }
   blockScalarAt(path: readonly PathSegment[]): Position | undefined {
-    const b = this.lineForLine ? this.inner.blockScalarAt(path) : undefined;
+    const b = (typeof this.lineForLine === 'function' ? this.lineForLine() : this.lineForLine) ? this.inner.blockScalarAt(path) : undefined;
     return b ? this.map(b) : undefined;
   }
 }
@@ -278,7 +288,7 @@ class SubDocument extends DocumentBase {
     private readonly parent: LoadedDocument,
     private readonly at: readonly PathSegment[],
   ) {
-    super(valueAt(parent.value, at) as GoValue, parent.index, parent.file, parent.positionOf(at));
+    super(valueAt(parent.value, at) as GoValue, parent.index, parent.file, () => parent.positionOf(at));
   }
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
     return this.parent.positionOf([...this.at, ...path], opts);

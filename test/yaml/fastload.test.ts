@@ -55,6 +55,12 @@ describe('fast YAML reader', () => {
     ['seq at key indent', 'a:\n- 1\n- 2\nb: x\n'],
     ['documents', '---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n'],
     ['proto key', '__proto__: {polluted: true}\nx: 1\n'],
+    ['flow collection on the line after its key', 'a:\n  []\nb:\n    {}\nc:\n  [x, {d: 1}] # note\nd:\n  - e:\n      []\n    f: 1\ng: 2\n'],
+    // yaml.v2 (as Go reads them): "x", "x", "x y", "x\n---"
+    ['literal at the end of text with no line break', 'a: |\n  x'],
+    ['kept literal at the end of text with no line break', 'a: |+\n  x'],
+    ['folded at the end of text with no line break', 'a: >\n  x\n  y'],
+    ['nested literal at the end of text with no line break', 't:\n  s: |\n    x\n    ---'],
     ['big ints become float64', 'a: 9007199254740993\nb: 18446744073709551615\nc: -9223372036854775808\n'],
   ];
   for (const [name, text] of cases) {
@@ -64,6 +70,27 @@ describe('fast YAML reader', () => {
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     });
   }
+  it('reads a flow collection on the line after its key itself, and declines one the node goes on after', () => {
+    expect(json(fastParse('a:\n  []\nb: [x]\n')[0]!.value)).toBe('{"a":[],"b":["x"]}');
+    expect(json(fastParse('a: |\n  x\nb: >\n  y')[0]!.value)).toBe('{"a":"x\\n","b":"y"}');
+    // a last line of spaces: yaml.v2 keeps the break before it
+    expect(json(fastParse('a: |\n  x\n  ')[0]!.value)).toBe('{"a":"x\\n"}');
+    for (const bad of ['a:\n  []\n  x: 1\n', 'a:\n  [1]\n   more\n', 'a:\n  [1] x\n']) {
+      expect(() => fastParse(bad), bad).toThrow(Unsupported);
+      expect(() => loadYamlDocuments(bad, 'f.yaml', { noFastPath: true }), bad).toThrow();
+    }
+  });
+  const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
+  it.runIf(configmaps)('reads the data.config of real injector ConfigMaps itself, as the full parser does', () => {
+    const releases = readdirSync(configmaps!).filter((r) => /^\d|master/.test(r));
+    expect(releases.length).toBeGreaterThan(0);
+    for (const r of releases) {
+      const file = join(configmaps!, r, 'istio-sidecar-injector.yaml');
+      const config = (loadYamlDocuments(readFileSync(file, 'utf8'), file)[0]!.value as { data: { config: string } }).data.config;
+      expect(() => fastParse(config), r).not.toThrow();
+      expect(json(loadYamlDocuments(config, 'c.yaml')[0]!.value), r).toBe(json(loadYamlDocuments(config, 'c.yaml', { noFastPath: true })[0]!.value));
+    }
+  });
   it('reads YAML 1.1 booleans as sigs.k8s.io/yaml does', () => {
     expect(json(loadYamlDocuments('a: yes\nb: "yes"\nc: On\n', 'x.yaml')[0]!.value)).toBe('{"a":true,"b":"yes","c":true}');
   });
