@@ -14,11 +14,11 @@ import {
   renderTimelineText,
   timeline,
   RULES,
+  IGNORE_ANNOTATION,
   type AuditOptions,
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
-import { IGNORE_ANNOTATION } from '../audit/index.js';
 import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';

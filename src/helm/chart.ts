@@ -11,6 +11,7 @@ import { newMap, type GoMap } from '../template/value.js';
 import { isObject, type Json, type JsonObject } from '../istio/merge.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
 import { filepathMatch } from './match.js';
+import { kindName } from '../yaml/json.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
@@ -181,31 +182,24 @@ function checkMetadata(doc: LoadedDocument, meta: JsonObject): void {
   for (const k of METADATA_STRINGS) {
     const v = meta[k];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goField(k)} of type string`);
+      throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${kindName(v)} into Go struct field ${goField(k)} of type string`);
     }
   }
   for (const k of METADATA_LISTS) {
     const v = meta[k];
-    if (v !== undefined && v !== null && !Array.isArray(v)) throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goField(k)} of type []`);
+    if (v !== undefined && v !== null && !Array.isArray(v)) throw doc.errorAt([k], `cannot load Chart.yaml: json: cannot unmarshal ${kindName(v)} into Go struct field ${goField(k)} of type []`);
   }
   if (meta.deprecated !== undefined && meta.deprecated !== null && typeof meta.deprecated !== 'boolean') {
-    throw doc.errorAt(['deprecated'], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(meta.deprecated)} into Go struct field Metadata.deprecated of type bool`);
+    throw doc.errorAt(['deprecated'], `cannot load Chart.yaml: json: cannot unmarshal ${kindName(meta.deprecated)} into Go struct field Metadata.deprecated of type bool`);
   }
   if (meta.annotations !== undefined && meta.annotations !== null) {
     if (!isObject(meta.annotations)) throw doc.errorAt(['annotations'], 'cannot load Chart.yaml: annotations must be a map of strings');
     for (const [k, v] of Object.entries(meta.annotations)) {
-      if (typeof v !== 'string') throw doc.errorAt(['annotations', k], `cannot load Chart.yaml: json: cannot unmarshal ${jsonKind(v)} into Go struct field Metadata.annotations of type string`);
+      if (typeof v !== 'string') throw doc.errorAt(['annotations', k], `cannot load Chart.yaml: json: cannot unmarshal ${kindName(v)} into Go struct field Metadata.annotations of type string`);
     }
   }
 }
 
-function jsonKind(v: Json): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'string') return 'string';
-  return 'object';
-}
 
 const SEMVER = /^v?(0|[1-9]\d*)(\.(0|[1-9]\d*))?(\.(0|[1-9]\d*))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
@@ -232,7 +226,7 @@ function dependencyList(doc: LoadedDocument, list: Json | undefined, key: string
     const str = (k: string): string => {
       const v = d[k];
       if (v === undefined || v === null) return '';
-      if (typeof v !== 'string') throw doc.errorAt([...key, i, k], `json: cannot unmarshal ${jsonKind(v)} into Go struct field Dependency.dependencies.${k} of type string`);
+      if (typeof v !== 'string') throw doc.errorAt([...key, i, k], `json: cannot unmarshal ${kindName(v)} into Go struct field Dependency.dependencies.${k} of type string`);
       return v;
     };
     const name = str('name');

@@ -9,6 +9,7 @@ import { yamlToGo } from '../yaml/decode.js';
 import { GoYamlError } from '../yaml/emit.js';
 import { InputError } from '../yaml/load.js';
 import { filepathMatch } from './match.js';
+import { kindName } from '../yaml/json.js';
 
 /** releaseutil.InstallOrder. */
 export const INSTALL_ORDER: readonly string[] = [
@@ -83,13 +84,6 @@ interface SimpleHead {
   annotations: Record<string, string>;
 }
 
-function goKind(v: GoValue): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'string') return 'string';
-  return 'object';
-}
 
 /** yaml.Unmarshal into releaseutil.SimpleHead (apiVersion, kind, metadata.name, metadata.annotations). */
 function simpleHead(doc: string, file: string): SimpleHead {
@@ -105,26 +99,26 @@ function simpleHead(doc: string, file: string): SimpleHead {
   const bad = (what: string, field: string, type: string): never => {
     throw new InputError(`YAML parse error on ${file}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go ${field} of type ${type}`);
   };
-  if (!isMap(v)) return bad(goKind(v), 'value', 'releaseutil.SimpleHead');
+  if (!isMap(v)) return bad(kindName(v), 'value', 'releaseutil.SimpleHead');
   const m = v as GoMap;
   const get = (o: GoMap, k: string): GoValue => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
   const api = get(m, 'apiVersion');
-  if (api !== undefined && api !== null && typeof api !== 'string') bad(goKind(api), 'struct field SimpleHead.apiVersion', 'string');
+  if (api !== undefined && api !== null && typeof api !== 'string') bad(kindName(api), 'struct field SimpleHead.apiVersion', 'string');
   const kind = get(m, 'kind');
-  if (kind !== undefined && kind !== null && typeof kind !== 'string') bad(goKind(kind), 'struct field SimpleHead.kind', 'string');
+  if (kind !== undefined && kind !== null && typeof kind !== 'string') bad(kindName(kind), 'struct field SimpleHead.kind', 'string');
   head.kind = typeof kind === 'string' ? kind : '';
   const meta = get(m, 'metadata');
   if (meta !== undefined && meta !== null) {
-    if (!isMap(meta)) bad(goKind(meta), 'struct field SimpleHead.metadata', 'struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }');
+    if (!isMap(meta)) bad(kindName(meta), 'struct field SimpleHead.metadata', 'struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }');
     const mm = meta as GoMap;
     const name = get(mm, 'name');
-    if (name !== undefined && name !== null && typeof name !== 'string') bad(goKind(name), 'struct field .metadata.name', 'string');
+    if (name !== undefined && name !== null && typeof name !== 'string') bad(kindName(name), 'struct field .metadata.name', 'string');
     head.name = typeof name === 'string' ? name : '';
     const ann = get(mm, 'annotations');
     if (ann !== undefined && ann !== null) {
-      if (!isMap(ann)) bad(goKind(ann), 'struct field .metadata.annotations', 'map[string]string');
+      if (!isMap(ann)) bad(kindName(ann), 'struct field .metadata.annotations', 'map[string]string');
       for (const [k, x] of Object.entries(ann as GoMap)) {
-        if (x !== null && typeof x !== 'string') bad(goKind(x), 'struct field .metadata.annotations', 'string');
+        if (x !== null && typeof x !== 'string') bad(kindName(x), 'struct field .metadata.annotations', 'string');
         head.annotations[k] = typeof x === 'string' ? x : '';
       }
     }

@@ -9,7 +9,7 @@
 import type { Document, Node as YamlNode } from 'yaml';
 import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
-import { goJsonUnmarshalInto } from './json.js';
+import { goJsonUnmarshalInto, kindName } from './json.js';
 import { GoYamlError } from './emit.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
@@ -663,13 +663,6 @@ export function yamlToGo(text: string): GoValue {
   }
 }
 
-function kindOf(v: GoValue): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  return 'object';
-}
 
 /** sigs.k8s.io/yaml.Unmarshal into a map[string]interface{} or []interface{} that starts empty. */
 function unmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue; error?: string } {
@@ -684,7 +677,7 @@ function unmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue;
   // JSON null leaves the target untouched (it is reached through an interface).
   if (v === null) return { value: empty };
   const want = target === 'map' ? 'object' : 'array';
-  const got = kindOf(v);
+  const got = kindName(v);
   if (got !== want) {
     const tname = target === 'map' ? 'map[string]interface {}' : '[]interface {}';
     return { value: empty, error: `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${got} into Go value of type ${tname}` };

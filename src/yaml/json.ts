@@ -911,7 +911,8 @@ export function parseJsonRaw(text: string): JsonRawNode {
   return parseJson(jsonBytes(text), true).value as JsonRawNode;
 }
 
-function kindName(v: unknown): string {
+/** The JSON kind a value came from, as encoding/json's UnmarshalTypeError names it. */
+export function kindName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'number') return 'number';
