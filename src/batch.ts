@@ -9,6 +9,7 @@ import { ExecError, ParseError } from './template/errors.js';
 import { newMap, type FuncMap, type GoValue } from './template/value.js';
 import { funcSet, type FuncSetName } from './funcs/index.js';
 import { parseJson, type JsonRawNode } from './yaml/json.js';
+import { isStackOverflow } from './util/stack.js';
 
 export interface BatchCase {
   /** Name of the root template; it appears in every error text. */
@@ -150,6 +151,8 @@ function byBytes(a: string, b: string): number {
 }
 
 function message(e: unknown): string {
+  // noted, so that the command line runs the case again on a big stack (util/stack.ts)
+  isStackOverflow(e);
   return e instanceof Error ? e.message : String(e);
 }
 

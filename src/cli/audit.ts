@@ -24,6 +24,7 @@ import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
 import { chartConfigMaps } from '../istio/fromchart.js';
 import { InputTooLarge, readTextLimited } from '../util/fs.js';
+import { stdinTextSync } from './stdin.js';
 
 interface AuditFlags extends InputFlags {
   output: 'text' | 'json' | 'sarif';
@@ -41,7 +42,7 @@ function readInput(file: string): InputText {
   let text: string;
   if (file === '-') {
     try {
-      text = readTextLimited(0);
+      text = stdinTextSync();
     } catch (e) {
       if (e instanceof InputTooLarge) throw new InputError(`<stdin>: ${e.message}`);
       throw new InputError(`cannot read stdin: ${(e as Error).message}`);

@@ -4,6 +4,9 @@
 
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import { clearStackExhausted, isStackOverflow, onBigStack, stackExhausted } from '../util/stack.js';
+import { HeldOutput, runOnBigStack, writeChunks } from './bigstack.js';
+import { resetStdin, stdinRead, stdinStreamed } from './stdin.js';
 
 type Register = (program: Command) => void;
 
@@ -59,9 +62,41 @@ function exitQuietlyOnBrokenPipe(): void {
   }
 }
 
-/** Run the CLI; resolves to the exit code. Errors become one line on stderr. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Run the CLI; resolves to the exit code. Errors become one line on stderr. A run whose input nested
+ * deeper than this thread's stack is repeated on a big stack (bigstack.ts); `stdin` is what such a
+ * first run read from stdin.
+ */
+export async function main(argv: string[], stdin?: string): Promise<number> {
   exitQuietlyOnBrokenPipe();
+  resetStdin(stdin);
+  if (onBigStack()) return run(argv);
+  clearStackExhausted();
+  const held = new HeldOutput();
+  let code: number;
+  try {
+    code = await run(argv);
+  } catch (e) {
+    writeChunks(held.end());
+    throw e;
+  }
+  const kept = held.end();
+  if (!stackExhausted() || held.released || stdinStreamed()) {
+    writeChunks(kept);
+    return code;
+  }
+  clearStackExhausted();
+  process.exitCode = undefined;
+  try {
+    return await runOnBigStack(argv, stdinRead());
+  } catch {
+    // no thread to be had: the first run's result stands
+    writeChunks(kept);
+    return code;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   process.exitCode = undefined;
   const program = await buildProgram(argv);
   try {
@@ -71,6 +106,7 @@ export async function main(argv: string[]): Promise<number> {
       // commander has already printed its message (help, version, usage errors)
       return e.exitCode === 0 ? 0 : 2;
     }
+    isStackOverflow(e);
     process.stderr.write(`sidecar-render: ${oneLine(e)}\n`);
     return 2;
   }

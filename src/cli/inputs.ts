@@ -24,7 +24,8 @@ import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
 import type { ChartSource } from '../istio/fromchart.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';
-import { InputTooLarge, streamTextLimited } from '../util/fs.js';
+import { InputTooLarge } from '../util/fs.js';
+import { stdinText } from './stdin.js';
 import { InputError } from '../yaml/load.js';
 
 /** The flags as commander leaves them. */
@@ -229,7 +230,7 @@ export function givenInputs(inputs: InjectorInputs): Partial<RenderRequest> {
 export async function readStdin(): Promise<string> {
   try {
     // through process.stdin, not fd 0: a pipe, a file, a terminal and an in-process stream alike
-    return await streamTextLimited(process.stdin as AsyncIterable<Buffer>);
+    return await stdinText();
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(e.message, '<stdin>');
     throw new InputError(`cannot read stdin: ${(e as Error).message}`);

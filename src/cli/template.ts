@@ -13,6 +13,9 @@ import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 import { readStdin } from './inputs.js';
 import { InputTooLarge, linesLimited } from '../util/fs.js';
+import { stdinSource } from './stdin.js';
+import { runOnBigStack } from './bigstack.js';
+import { clearStackExhausted, onBigStack, stackExhausted } from '../util/stack.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -77,10 +80,17 @@ function readData(file: string, stdin: string): GoValue {
 }
 
 async function batch(): Promise<void> {
-  const lines = linesLimited(process.stdin as AsyncIterable<Buffer>);
+  const lines = linesLimited(stdinSource());
   for await (const line of withStdinName(lines)) {
     if (line.trim() === '') continue;
-    process.stdout.write(runLine(line) + '\n');
+    clearStackExhausted();
+    const result = runLine(line);
+    // a case nested deeper than this thread's stack is run again on a big one, as Go would run it
+    if (stackExhausted() && !onBigStack()) {
+      clearStackExhausted();
+      if ((await runOnBigStack(['node', 'sidecar-render', 'template', '--batch'], line + '\n').catch(() => -1)) >= 0) continue;
+    }
+    process.stdout.write(result + '\n');
   }
 }
 

@@ -20,6 +20,7 @@ import { sprigFuncs, type SprigOptions } from './sprig/index.js';
 import { goJsonMarshalChecked, GoJsonError } from '../yaml/json.js';
 import { helmToYaml } from '../yaml/emit.js';
 import { helmFromJson, helmFromJsonArray, helmFromYaml, helmFromYamlArray } from '../yaml/decode.js';
+import { isStackOverflow } from '../util/stack.js';
 
 /** Helm refuses an include nested deeper than this for one template name (engine.go recursionMaxNums). */
 export const HELM_INCLUDE_MAX = 1000;
@@ -43,11 +44,6 @@ function toJson(v: GoValue): string {
     if (e instanceof GoJsonError) return '';
     throw e;
   }
-}
-
-function isStackOverflow(e: unknown): boolean {
-  // No regular expression here: compiling one needs stack, which is just what ran out.
-  return e instanceof RangeError && (e.message.includes('call stack') || e.message.includes('Stack overflow'));
 }
 
 /** The error a nested execution failed with, as the Go error value's text. */

@@ -64,6 +64,7 @@ import {
 } from './value.js';
 import { BUILTINS, SLICE_INDEX_IFACE, eq2, index1 } from './builtins.js';
 import { copyData } from './copy.js';
+import { isStackOverflow } from '../util/stack.js';
 import {
   DEFAULT_MAX_BUILT_BYTES,
   DEFAULT_MAX_LIST_LENGTH,
@@ -1295,8 +1296,9 @@ class Compiler {
       try {
         c.run(s, newDot, false);
       } catch (e) {
-        if (e instanceof RangeError) {
-          // JavaScript's stack ends long before Go's depth limit; report what Go reports at its limit.
+        if (isStackOverflow(e)) {
+          // JavaScript's stack ends long before Go's depth limit; report what Go reports at its limit
+          // (on a big stack, util/stack.ts, the depth is counted to Go's limit).
           s.vars = saveVars;
           s.name = saveName;
           s.node = t;
@@ -1637,7 +1639,7 @@ let active: State | null = null;
 
 /** JavaScript's own limits (stack depth, string and array length) reached: a clean error, never a crash. */
 function rangeErrorAsLimit(s: State, e: RangeError): LimitError {
-  const msg = e.message.includes('call stack')
+  const msg = isStackOverflow(e)
     ? 'nesting exceeds the JavaScript call stack (a cyclic or too deeply nested value, or too deep recursion)'
     : `value exceeds what JavaScript can hold (${e.message})`;
   try {

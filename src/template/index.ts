@@ -10,6 +10,7 @@ import { Tree } from './parse.js';
 import { isEmptyTree } from './nodes.js';
 import { goQuote } from './quote.js';
 import type { FuncMap, GoValue } from './value.js';
+import { isStackOverflow } from '../util/stack.js';
 
 export { ExecError, GoPanic, ParseError, TemplateError, LimitError };
 export type { ExecLimits };
@@ -125,8 +126,9 @@ export class Template {
     try {
       new Tree(this._name).parse(text, this.leftDelim, this.rightDelim, treeSet, has);
     } catch (e) {
-      // Go's parser nests as deep as the text does; ours stops at the JavaScript stack, with a ParseError.
-      if (e instanceof RangeError) throw new ParseError(`template: ${this._name}: nesting exceeds the JavaScript call stack`, this._name, 0, 0);
+      // Go's parser nests as deep as the text does; ours stops at the JavaScript stack, with a ParseError
+      // (and a note that the command is worth a run on a big stack, util/stack.ts).
+      if (e instanceof RangeError && isStackOverflow(e)) throw new ParseError(`template: ${this._name}: nesting exceeds the JavaScript call stack`, this._name, 0, 0);
       throw e;
     }
     for (const [name, tree] of treeSet) this.addParseTree(name, tree);

@@ -65,6 +65,7 @@ function onSignal(sig: NodeJS.Signals): void {
 
 function track(tmp: string): void {
   liveTemps.add(tmp);
+  observer?.(tmp, true);
   if (!handlersOn) {
     for (const s of SIGNALS) process.on(s, onSignal);
     handlersOn = true;
@@ -73,10 +74,25 @@ function track(tmp: string): void {
 
 function untrack(tmp: string): void {
   liveTemps.delete(tmp);
+  observer?.(tmp, false);
   if (liveTemps.size === 0 && handlersOn) {
     for (const s of SIGNALS) process.removeListener(s, onSignal);
     handlersOn = false;
   }
+}
+
+// A worker thread gets no signals: its writes tell the main thread, which removes their files too.
+let observer: ((tmp: string, live: boolean) => void) | undefined;
+
+/** On a worker thread: report each temporary file as it comes and goes. */
+export function observeTemporaries(f: (tmp: string, live: boolean) => void): void {
+  observer = f;
+}
+
+/** On the main thread: a worker's temporary file, removed on a signal like this thread's own. */
+export function trackTemporary(tmp: string, live: boolean): void {
+  if (live) track(tmp);
+  else untrack(tmp);
 }
 
 /** Temporary files of writes under way (for tests). */

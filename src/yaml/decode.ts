@@ -7,13 +7,14 @@
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
 
 import type { Document, Node as YamlNode } from 'yaml';
-import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
+import { GO_YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto, kindName } from './json.js';
 import { GoYamlError } from './emit.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { goBytes } from '../template/strconv.js';
+import { isStackOverflow } from '../util/stack.js';
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 const shortTag = (t: string): string => (t.startsWith(TAG_PREFIX) ? '!!' + t.slice(TAG_PREFIX.length) : t);
@@ -631,7 +632,7 @@ function yamlV2DecodeText(text: string): V2Value {
   try {
     docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false, resolveKnownTags: false });
   } catch (e) {
-    if (e instanceof YamlTooDeep) throw new GoYamlError('yaml: ' + e.message);
+    if (e instanceof YamlTooDeep) throw new GoYamlError(e.limit === GO_YAML_MAX_DEPTH ? e.goMessage(text) : 'yaml: ' + e.message);
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);
   }
   const doc = docs[0];
@@ -642,7 +643,10 @@ function yamlV2DecodeText(text: string): V2Value {
     return decodeYamlNode(doc.contents as YamlNode | null, text);
   } catch (e) {
     if (e instanceof Fail) throw new GoYamlError(e.message);
-    if (e instanceof RangeError) throw new GoYamlError('yaml: document nests too deeply');
+    if (e instanceof RangeError) {
+      isStackOverflow(e);
+      throw new GoYamlError('yaml: document nests too deeply');
+    }
     throw e;
   }
 }

@@ -17,11 +17,12 @@
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
-import { YAML_MAX_DEPTH, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
+import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
+import { isStackOverflow, noteStackExhausted, onBigStack } from '../util/stack.js';
 import { formatFloat } from './strconv.js';
 import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
@@ -60,7 +61,7 @@ export interface LoadOptions {
   maxBytes?: number;
   /** Values one document may expand to through aliases (default 1,000,000). */
   maxNodes?: number;
-  /** Deepest nesting accepted (default 500 for YAML, 1,000 for JSON). */
+  /** Deepest nesting accepted (default 500 for YAML, 1,000 for JSON; 10,000 for both on the big-stack thread, as yaml.v2). */
   maxDepth?: number;
   /** Skip the fast reader (tests compare both paths). */
   noFastPath?: boolean;
@@ -611,12 +612,19 @@ function jsonTooDeep(text: string, max: number): number {
   return -1;
 }
 
+/** Deepest JSON input read: the same as YAML's on a big stack, where decoding it cannot run out. */
+function jsonMaxDepth(): number {
+  return onBigStack() ? GO_YAML_MAX_DEPTH : 1_000;
+}
+
 /** JSON text that may write a key twice: the YAML reader decides (and names both lines). */
 const MAYBE_DUPLICATE_KEY = Symbol('maybeDuplicateKey');
 
 function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = false): LoadedDocument[] {
   const deep = jsonTooDeep(text, maxDepth);
   if (deep >= 0) {
+    // below Go's limit this is the stack's, and the command is worth a run on a big stack
+    if (maxDepth < GO_YAML_MAX_DEPTH) noteStackExhausted();
     const p = lineColOfBytes(Buffer.from(text.slice(0, deep), 'utf8'), Buffer.byteLength(text.slice(0, deep)));
     throw new InputError(`document nests deeper than ${maxDepth} levels`, file, p.line, p.col);
   }
@@ -712,20 +720,20 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
 function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument[] {
   const format = opts.format ?? 'auto';
   const first = text.trimStart()[0];
-  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000);
+  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth());
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
     if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
-        return loadJson(text, file, opts.maxDepth ?? 1_000, true);
+        return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth(), true);
       } catch (e) {
         if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
     }
     // the fast reader recurses per level too
     try {
-      checkYamlDepth(text, opts.maxDepth ?? YAML_MAX_DEPTH);
+      checkYamlDepth(text, opts.maxDepth ?? yamlMaxDepth());
     } catch (e) {
       if (e instanceof YamlTooDeep) {
         const p = e.position(text);
@@ -740,13 +748,16 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
   const lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
+    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? yamlMaxDepth());
   } catch (e) {
     if (e instanceof YamlTooDeep) {
       const p = e.position(text);
       throw new InputError(e.message, file, p.line, p.col);
     }
-    if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);
+    if (e instanceof RangeError) {
+      isStackOverflow(e);
+      throw new InputError('document nests too deeply', file, 1, 1);
+    }
     throw new InputError(firstLine((e as Error).message), file, 1, 1);
   }
   // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
@@ -756,7 +767,9 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     const err = doc.errors[0];
     if (err) {
       const p = positionAt(lc, err.pos[0]);
-      const msg = /call stack/i.test(err.message)
+      const deep = err.message.includes('call stack');
+      if (deep) noteStackExhausted();
+      const msg = deep
         ? 'document nests too deeply'
         : /^Invalid escape sequence \\[uU]/.test(err.message)
           ? 'found invalid Unicode character escape code'
@@ -767,14 +780,17 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1, uniqueKeys: true }); // + the scalar at the bottom
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: true }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
         const first = e.first?.range ? ` (first set at line ${positionAt(lc, e.first.range[0]).line})` : '';
         throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
       }
-      if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);
+      if (e instanceof RangeError) {
+        isStackOverflow(e);
+        throw new InputError('document nests too deeply', file, start.line, start.col);
+      }
       throw e;
     }
     let value: GoValue;

@@ -3,6 +3,7 @@
 
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+import { noteStackExhausted, onBigStack } from '../util/stack.js';
 
 type YamlModule = typeof Yaml;
 let loaded: YamlModule | undefined;
@@ -22,19 +23,35 @@ export const isSeq = (n: unknown): n is Yaml.YAMLSeq => yamlLib().isSeq(n);
  * Deepest nesting the `yaml` package is given. Its composer recurses once per level, and a regular
  * expression V8 first compiles with the stack nearly spent aborts the process ("RegExpCompiler
  * Allocation failed") instead of throwing; so depth is measured on the lexer's tokens, which it
- * makes without recursion, before anything recursive runs, with room to spare on a default stack
- * (the composer exhausts it near 800 levels). yaml.v2 allows 10000; real documents nest a few dozen.
+ * makes without recursion, before anything recursive runs. On a default stack the limit leaves room
+ * to spare (the composer exhausts it near 800 levels); deeper documents are read on the big-stack
+ * thread (util/stack.ts) up to yaml.v2's own limit. Real documents nest a few dozen levels.
  */
-export const YAML_MAX_DEPTH = 500;
+export function yamlMaxDepth(): number {
+  return onBigStack() ? GO_YAML_MAX_DEPTH : SMALL_STACK_YAML_DEPTH;
+}
+
+/** yaml.v2's limit ("exceeded max depth of 10000"). */
+export const GO_YAML_MAX_DEPTH = 10_000;
+const SMALL_STACK_YAML_DEPTH = 500;
 
 /** A document nested deeper than the limit; `offset` is where the first collection too deep starts. */
 export class YamlTooDeep extends Error {
   constructor(
     readonly offset: number,
     readonly limit: number,
+    /** The level too many is a flow collection (yaml.v2 names no line for those). */
+    readonly flow = false,
   ) {
     super(`document nests deeper than ${limit} levels`);
     this.name = 'YamlTooDeep';
+    // a limit below Go's is this thread's stack, not Go's rule: the command is worth a run on a big stack
+    if (limit < GO_YAML_MAX_DEPTH) noteStackExhausted();
+  }
+
+  /** yaml.v2's error text for the same document (at its own limit). */
+  goMessage(source: string): string {
+    return this.flow ? `yaml: exceeded max depth of ${this.limit}` : `yaml: line ${this.position(source).line}: exceeded max depth of ${this.limit}`;
   }
 
   /** 1-based line and column (in UTF-16 units, as the yaml package counts) of the offset in source. */
@@ -52,7 +69,7 @@ export class YamlTooDeep extends Error {
  * them): block collections by their indentation and `-`/`?` indicators, flow collections by brackets.
  * It may count a level more than the document has, never fewer.
  */
-export function checkYamlDepth(source: string, max = YAML_MAX_DEPTH): void {
+export function checkYamlDepth(source: string, max = yamlMaxDepth()): void {
   if (depthBound(source) <= max) return;
   const lib = yamlLib();
   const cols: number[] = []; // open block collections: column and kind (1 map, 2 sequence)
@@ -88,7 +105,7 @@ export function checkYamlDepth(source: string, max = YAML_MAX_DEPTH): void {
       case 'flow-map-start':
       case 'flow-seq-start':
         if (flow === 0 && nodeCol < 0) nodeCol = pos - lineStart;
-        if (cols.length + ++flow > max) throw new YamlTooDeep(pos, max);
+        if (cols.length + ++flow > max) throw new YamlTooDeep(pos, max, true);
         break;
       case 'flow-map-end':
       case 'flow-seq-end':
@@ -153,7 +170,7 @@ function depthBound(s: string): number {
 }
 
 /** yaml's parseAllDocuments (without pretty errors), refusing nesting deeper than maxDepth with YamlTooDeep. */
-export function parseAllDocumentsBounded(source: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions, maxDepth = YAML_MAX_DEPTH): Yaml.Document.Parsed[] {
+export function parseAllDocumentsBounded(source: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions, maxDepth = yamlMaxDepth()): Yaml.Document.Parsed[] {
   checkYamlDepth(source, maxDepth);
   const all = yamlLib().parseAllDocuments(source, options);
   return (Array.isArray(all) ? all : []) as Yaml.Document.Parsed[];

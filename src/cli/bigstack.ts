@@ -1,0 +1,165 @@
+// A command whose input nests deeper than this thread's stack (util/stack.ts) is run again on a worker
+// thread with a stack of BIG_STACK_MB, where it gives Go's result. For that the first run's output is
+// held back (HeldOutput) until it ends: when the stack ran out, the held text is dropped and the
+// worker's output is written instead; otherwise it is written as it was. Output past HOLD_BYTES, or
+// to a terminal after HOLD_MS (progress is for watching), is let through, and the run can then no
+// longer be repeated (its small-stack error stands).
+//
+// The worker sends its stdout and stderr here to be written, and its temporary files to be removed on
+// a signal: signals, a reader gone away (EPIPE) and the exit code stay with the main thread.
+
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { BIG_STACK_MB, setBigStack } from '../util/stack.js';
+import { observeTemporaries, trackTemporary } from '../util/fs.js';
+
+const HOLD_BYTES = 1 << 20;
+const HOLD_MS = 1000;
+const MARK = 'sidecarRenderBigStack';
+
+type Write = NodeJS.WriteStream['write'];
+type Chunk = { stream: NodeJS.WriteStream; chunk: string | Uint8Array; encoding?: BufferEncoding };
+
+/** Writes to stdout and stderr kept back while the run may still be repeated. */
+export class HeldOutput {
+  private held: Chunk[] = [];
+  private size = 0;
+  private through = false;
+  private readonly started = Date.now();
+  private readonly restore: Array<() => void> = [];
+
+  constructor(
+    private readonly maxBytes = HOLD_BYTES,
+    private readonly maxMs = HOLD_MS,
+  ) {
+    for (const stream of [process.stdout, process.stderr]) {
+      const own = Object.prototype.hasOwnProperty.call(stream, 'write');
+      const write = stream.write;
+      this.restore.push(() => {
+        if (own) stream.write = write;
+        else delete (stream as { write?: Write }).write;
+      });
+      stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), cb?: (e?: Error | null) => void): boolean => {
+        // a caller waiting for the write to happen cannot be held
+        if (this.through || typeof encoding === 'function' || typeof cb === 'function') {
+          this.release();
+          return write.call(stream, chunk, encoding as BufferEncoding, cb);
+        }
+        this.held.push({ stream, chunk, encoding });
+        this.size += chunk.length;
+        if (this.size > this.maxBytes || (stream.isTTY === true && Date.now() - this.started > this.maxMs)) this.release();
+        return true;
+      }) as Write;
+    }
+  }
+
+  /** True once anything was written: the run can no longer be repeated. */
+  get released(): boolean {
+    return this.through;
+  }
+
+  /** Write what is held and let everything after it through. */
+  release(): void {
+    if (this.through) return;
+    this.through = true;
+    const held = this.held;
+    this.held = [];
+    for (const h of held) h.stream.write(h.chunk, h.encoding);
+  }
+
+  /** Stop holding: the streams write for themselves again. Returns what was held, unwritten. */
+  end(): Chunk[] {
+    for (const r of this.restore) r();
+    const held = this.held;
+    this.held = [];
+    return held;
+  }
+}
+
+export function writeChunks(chunks: Chunk[]): void {
+  for (const h of chunks) h.stream.write(h.chunk, h.encoding);
+}
+
+interface WorkerInput {
+  [MARK]: true;
+  argv: string[];
+  stdin?: string;
+  tty: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+}
+
+type WorkerMessage = { fd: 1 | 2; data: string | Uint8Array } | { tmp: string; live: boolean } | { code: number } | { error: string };
+
+/** Under a TypeScript test runner this module is the source; the worker runs the built copy beside it. */
+function workerScript(): URL {
+  const here = new URL(import.meta.url);
+  return here.pathname.endsWith('.ts') ? new URL('../../dist/cli/bigstack.js', here) : here;
+}
+
+/**
+ * Run the command line argv on a thread with a big stack; resolves to its exit code. stdin is what the
+ * first run read from stdin, if anything. Rejects if the thread cannot be started.
+ */
+export function runOnBigStack(argv: string[], stdin: string | undefined): Promise<number> {
+  const input: WorkerInput = {
+    [MARK]: true,
+    argv,
+    stdin,
+    tty: { stdin: process.stdin.isTTY, stdout: process.stdout.isTTY, stderr: process.stderr.isTTY },
+  };
+  return new Promise<number>((resolve, reject) => {
+    let w: Worker;
+    try {
+      w = new Worker(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB, maxYoungGenerationSizeMb: 64 }, stdin: false });
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    let code: number | undefined;
+    w.on('message', (m: WorkerMessage) => {
+      if ('fd' in m) (m.fd === 1 ? process.stdout : process.stderr).write(m.data);
+      else if ('tmp' in m) trackTemporary(m.tmp, m.live);
+      else if ('code' in m) code = m.code;
+      else if ('error' in m) reject(new Error(m.error));
+    });
+    w.on('error', reject);
+    w.on('exit', (status) => {
+      if (code !== undefined) resolve(code);
+      else reject(new Error(`the run on a big stack ended without a result (status ${status})`));
+    });
+  });
+}
+
+/** The worker's side: the same command, with output, temporary files and the exit code sent back. */
+async function serve(input: WorkerInput): Promise<void> {
+  const port = parentPort!;
+  setBigStack();
+  const tty = input.tty;
+  for (const [stream, isTTY] of [
+    [process.stdin, tty.stdin],
+    [process.stdout, tty.stdout],
+    [process.stderr, tty.stderr],
+  ] as const) {
+    Object.defineProperty(stream, 'isTTY', { value: isTTY, configurable: true });
+  }
+  for (const [stream, fd] of [
+    [process.stdout, 1],
+    [process.stderr, 2],
+  ] as const) {
+    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), cb?: (e?: Error | null) => void): boolean => {
+      const data = typeof chunk === 'string' && typeof encoding === 'string' && encoding !== 'utf8' ? Buffer.from(chunk, encoding) : chunk;
+      port.postMessage({ fd, data });
+      const done = typeof encoding === 'function' ? encoding : cb;
+      if (done) queueMicrotask(() => done(null));
+      return true;
+    }) as Write;
+  }
+  observeTemporaries((tmp, live) => port.postMessage({ tmp, live }));
+  try {
+    const { main } = await import('./index.js');
+    const code = await main(input.argv, input.stdin);
+    port.postMessage({ code });
+  } catch (e) {
+    port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+if (!isMainThread && (workerData as Partial<WorkerInput> | null)?.[MARK] === true) void serve(workerData as WorkerInput);

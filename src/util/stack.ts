@@ -1,0 +1,49 @@
+// Go's stacks grow to 1 GB, so text/template parses and runs any nesting its own limits allow (10,000
+// nested parentheses, 100,000 nested template calls, yaml.v2's 10,000 levels). A JavaScript thread's
+// stack is about 1 MB: the parser, the executor, the printers and the YAML reader recurse, and run out
+// far sooner. Where they run out they throw a clean error and note it here; the command line then runs
+// the whole command again on a worker thread with a stack of BIG_STACK_MB, where the same code reaches
+// Go's limits and gives Go's result. Normal inputs never pay for the second thread.
+
+/** The stack of the thread a command is re-run on (reserved address space; only what is used is memory). */
+export const BIG_STACK_MB = 2048;
+
+let big = false;
+let exhausted = false;
+
+/** True on the big-stack thread: deep nesting there is Go's business, not a reason to retry. */
+export function onBigStack(): boolean {
+  return big;
+}
+
+export function setBigStack(): void {
+  big = true;
+}
+
+/** The JavaScript stack ran out (or would have) where Go's would not; the error thrown is the small-stack one. */
+export function noteStackExhausted(): void {
+  if (!big) exhausted = true;
+}
+
+export function stackExhausted(): boolean {
+  return exhausted;
+}
+
+export function clearStackExhausted(): void {
+  exhausted = false;
+}
+
+/**
+ * A RangeError from the stack running out (noted as such), as opposed to one about a string or array
+ * length. Tests the message without a regular expression: compiling one needs stack, which is just
+ * what ran out.
+ */
+export function isStackOverflow(e: unknown): boolean {
+  if (!(e instanceof RangeError)) return false;
+  const m = e.message;
+  if (m.includes('call stack') || m.includes('Stack overflow') || m.includes('stack size')) {
+    noteStackExhausted();
+    return true;
+  }
+  return false;
+}
