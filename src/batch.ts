@@ -8,7 +8,7 @@ import { Template } from './template/index.js';
 import { ExecError, ParseError } from './template/errors.js';
 import { newMap, type FuncMap, type GoValue } from './template/value.js';
 import { funcSet, type FuncSetName } from './funcs/index.js';
-import { parseJson, type JsonRawNode } from './yaml/json.js';
+import { jsonTooDeep, parseJson, type JsonRawNode } from './yaml/json.js';
 import { isStackOverflow } from './util/stack.js';
 
 export interface BatchCase {
@@ -229,6 +229,9 @@ export function parseCaseLine(line: string): { case: BatchCase } | { result: Bat
   } catch (e) {
     return bad(`bad case: ${message(e)}`);
   }
+  // encoding/json's scanner refuses nesting past 10,000 levels (the case object is one)
+  const deep = jsonTooDeep(line, 10_000);
+  if (deep >= 0) return bad(`bad case: invalid character '${line[deep]}' exceeded max depth`);
   if (c === null || typeof c !== 'object' || Array.isArray(c)) {
     return bad(`bad case: json: cannot unmarshal ${jsonKind(c)} into Go value of type main.batchCase`);
   }

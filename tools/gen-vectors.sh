@@ -36,4 +36,7 @@ find test/yaml/v2-inputs -name '*.yaml' -print0 | LC_ALL=C sort -z | xargs -0 to
 # Lines that are not well-formed cases, answered by the protocol itself (test/hardening/batch-lines.test.ts).
 "$tool" <test/hardening/batch-lines.jsonl >test/hardening/batch-lines.expected.jsonl
 
+# Templates and data nested as deep as Go runs them (test/hardening/deep-go.test.ts).
+node tools/deep-cases.mjs test/hardening/deep-go.json | "$tool" >test/hardening/deep-go.expected.jsonl
+
 echo "gen-vectors: $count vector files regenerated"

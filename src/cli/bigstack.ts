@@ -81,6 +81,8 @@ export function writeChunks(chunks: Chunk[]): void {
 
 interface WorkerInput {
   [MARK]: true;
+  /** A whole command line, or (batch) template --batch case lines sent one by one. */
+  mode: 'command' | 'batch';
   argv: string[];
   stdin?: string;
   tty: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
@@ -101,6 +103,7 @@ function workerScript(): URL {
 export function runOnBigStack(argv: string[], stdin: string | undefined): Promise<number> {
   const input: WorkerInput = {
     [MARK]: true,
+    mode: 'command',
     argv,
     stdin,
     tty: { stdin: process.stdin.isTTY, stdout: process.stdout.isTTY, stderr: process.stderr.isTTY },
@@ -128,10 +131,58 @@ export function runOnBigStack(argv: string[], stdin: string | undefined): Promis
   });
 }
 
+/**
+ * template --batch cases run on one big-stack thread, started for the first case that needs it and
+ * kept for the others; each answer comes back before the next case is read, as on the main thread.
+ */
+export class BigStackBatch {
+  private worker?: Worker;
+  private waiting?: { resolve: (line: string) => void; reject: (e: Error) => void };
+
+  /** The result line of one case line. */
+  run(line: string): Promise<string> {
+    const w = (this.worker ??= this.start());
+    return new Promise<string>((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      w.postMessage(line);
+    });
+  }
+
+  private start(): Worker {
+    const input: WorkerInput = { [MARK]: true, mode: 'batch', argv: [], tty: {} };
+    const w = new Worker(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB }, stdin: false });
+    const fail = (e: Error) => {
+      this.worker = undefined;
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.reject(e);
+    };
+    w.on('message', (m: { result: string }) => {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.resolve(m.result);
+    });
+    w.on('error', fail);
+    w.on('exit', (status) => fail(new Error(`the big-stack thread ended (status ${status})`)));
+    return w;
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+}
+
 /** The worker's side: the same command, with output, temporary files and the exit code sent back. */
 async function serve(input: WorkerInput): Promise<void> {
   const port = parentPort!;
   setBigStack();
+  if (input.mode === 'batch') {
+    const { runLine } = await import('../batch.js');
+    port.on('message', (line: string) => port.postMessage({ result: runLine(line) }));
+    return;
+  }
   const tty = input.tty;
   for (const [stream, isTTY] of [
     [process.stdin, tty.stdin],

@@ -14,7 +14,7 @@ import { collect, oneOf } from './options.js';
 import { readStdin } from './inputs.js';
 import { InputTooLarge, linesLimited } from '../util/fs.js';
 import { stdinSource } from './stdin.js';
-import { runOnBigStack } from './bigstack.js';
+import { BigStackBatch } from './bigstack.js';
 import { clearStackExhausted, onBigStack, stackExhausted } from '../util/stack.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
@@ -81,16 +81,19 @@ function readData(file: string, stdin: string): GoValue {
 
 async function batch(): Promise<void> {
   const lines = linesLimited(stdinSource());
-  for await (const line of withStdinName(lines)) {
-    if (line.trim() === '') continue;
-    clearStackExhausted();
-    const result = runLine(line);
-    // a case nested deeper than this thread's stack is run again on a big one, as Go would run it
-    if (stackExhausted() && !onBigStack()) {
+  // a case nested deeper than this thread's stack is run again on a big one, as Go would run it
+  const big = onBigStack() ? undefined : new BigStackBatch();
+  try {
+    for await (const line of withStdinName(lines)) {
+      if (line.trim() === '') continue;
       clearStackExhausted();
-      if ((await runOnBigStack(['node', 'sidecar-render', 'template', '--batch'], line + '\n').catch(() => -1)) >= 0) continue;
+      let result = runLine(line);
+      if (big && stackExhausted()) result = await big.run(line).catch(() => result);
+      process.stdout.write(result + '\n');
     }
-    process.stdout.write(result + '\n');
+  } finally {
+    clearStackExhausted();
+    await big?.close();
   }
 }
 

@@ -1005,3 +1005,17 @@ export function goJsonUnmarshalInto(text: string, target: 'map' | 'slice'): { va
 }
 
 export { GO_TYPE };
+
+/** Offset where JSON text first nests deeper than max, or -1. */
+export function jsonTooDeep(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}

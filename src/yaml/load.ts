@@ -19,7 +19,7 @@
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
-import { GoJsonError, goJsonUnmarshal } from './json.js';
+import { GoJsonError, goJsonUnmarshal, jsonTooDeep } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { isStackOverflow, noteStackExhausted, onBigStack } from '../util/stack.js';
@@ -596,20 +596,6 @@ function findNonFinite(root: YamlNode | null): YamlNode | undefined {
   };
   walk(root);
   return hit;
-}
-
-/** Offset where JSON text first nests deeper than max, or -1. */
-function jsonTooDeep(text: string, max: number): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
-    } else if (c === 91 || c === 123) {
-      if (++depth > max) return i;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return -1;
 }
 
 /** Deepest JSON input read: the same as YAML's on a big stack, where decoding it cannot run out. */
