@@ -85,7 +85,7 @@ function untrack(tmp: string): void {
 let observer: ((tmp: string, live: boolean) => void) | undefined;
 
 /** On a worker thread: report each temporary file as it comes and goes. */
-export function observeTemporaries(f: (tmp: string, live: boolean) => void): void {
+export function observeTemporaries(f: ((tmp: string, live: boolean) => void) | undefined): void {
   observer = f;
 }
 

@@ -14,6 +14,7 @@ import { expandDeepCases } from '../../tools/deep-cases.mjs';
 import { Template } from '../../src/template/index.js';
 import { HeldOutput } from '../../src/cli/bigstack.js';
 import type { BatchResult } from '../../src/batch.js';
+import { AtomicWriter, observeTemporaries, pendingTemporaries, trackTemporary } from '../../src/util/fs.js';
 
 const specs = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(here('deep-go.json'), 'utf8'))) as unknown[];
 const lines = expandDeepCases(specs) as string[];
@@ -97,5 +98,29 @@ describe('output held while a run may be repeated', () => {
       process.stdout.write = ow;
       process.stderr.write = ew;
     }
+  });
+});
+
+describe('temporary files of the big-stack thread', () => {
+  it('are reported as they come and go, so that the main thread removes them on a signal', () => {
+    const seen: Array<[string, boolean]> = [];
+    observeTemporaries((tmp, live) => seen.push([tmp, live]));
+    try {
+      const w = new AtomicWriter(join(dir, 'out.yaml'));
+      w.write('a: 1\n');
+      w.close();
+    } finally {
+      observeTemporaries(undefined);
+    }
+    expect(seen.length).toBe(2);
+    expect(seen[0]![0]).toMatch(/\.out\.yaml\.\d+\.\w+\.tmp$/);
+    expect(seen.map(([t, l]) => [t === seen[0]![0], l])).toEqual([
+      [true, true],
+      [true, false],
+    ]);
+    trackTemporary(seen[0]![0], true);
+    expect(pendingTemporaries()).toContain(seen[0]![0]);
+    trackTemporary(seen[0]![0], false);
+    expect(pendingTemporaries()).not.toContain(seen[0]![0]);
   });
 });
