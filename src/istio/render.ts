@@ -41,6 +41,7 @@ import {
 import { postProcessPod } from './postprocess.js';
 import { decodeGo } from './gostruct.js';
 import { Container } from './kube/core.js';
+import { applyKubeDefaults } from './kube/defaults.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from './setvalues.js';
@@ -557,7 +558,7 @@ export class Renderer {
         mesh: this.inputs.mesh,
         revision: this.opts.revision ?? this.inputs.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
-        kubeDefaults: this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true),
+        kubeDefaults: this.seesDefaultedPod(),
         mode: this.opts.mode ?? 'webhook',
         // istiod reads COMPLIANCE_POLICY from its environment
         ...(this.opts.env?.COMPLIANCE_POLICY !== undefined ? { compliancePolicy: this.opts.env.COMPLIANCE_POLICY } : {}),
@@ -581,6 +582,12 @@ export class Renderer {
     return result;
   }
 
+  /** Whether istiod is shown the pod after the API server's defaulting (the template data and the
+   *  overrides both read it): in webhook mode unless turned off, never in kube-inject mode. */
+  private seesDefaultedPod(): boolean {
+    return this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true);
+  }
+
   private merge(w: Workload, pod: JsonObject, r: WorkloadResult): JsonObject {
     let mergedPod: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
     // What the templates alone produce (istiod's templatePod): its names go into sidecar.istio.io/status.
@@ -600,7 +607,11 @@ export class Renderer {
       mergedPod = strategicMergePod(mergedPod, out);
     }
     if (overlay) {
-      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod, this.version, this.interceptionMode());
+      // istiod's originalPod: in webhook mode the pod the API server defaulted, so a user's own
+      // istio-proxy container is laid over (and recorded in proxy.istio.io/overrides) with those fields
+      let original: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
+      if (this.seesDefaultedPod()) original = jsonShaped(applyKubeDefaults(original)) as JsonObject;
+      mergedPod = reapplyOverwrittenContainers(mergedPod, original, templatePod, this.version, this.interceptionMode());
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
