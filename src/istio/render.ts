@@ -1239,8 +1239,8 @@ interface ListFrame {
   header: JsonObject;
   /** Items of a List inside a List, held until its end. */
   items: Json[];
-  /** A top-level List, printed item by item: the text after its items, and whether the items line
-   *  (and separator) was written. */
+  /** A top-level List, printed item by item: the text after its items, the comma that follows them
+   *  in JSON, and how many items were printed. */
   streamed?: { after: string; comma: string; count: number };
 }
 

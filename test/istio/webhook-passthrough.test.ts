@@ -11,6 +11,7 @@ import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { goJsonMarshal } from '../../src/yaml/json.js';
 import { jsonToYaml } from '../../src/yaml/emit.js';
 import type { GoValue } from '../../src/template/value.js';
+import { cli } from '../helpers/cli.js';
 
 const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
 const suites = process.env.SIDECAR_RENDER_ISTIO_INJECT_TESTS;
@@ -97,6 +98,15 @@ describe('render --merged in webhook mode keeps every document', () => {
     expect(shape(one)).toEqual(shape(docs(readFileSync(input('list-frontend.yaml'), 'utf8'))[0]!));
     const several = JSON.parse(run([input('list.yaml'), input('frontend.yaml')], { output: 'json' }).text) as Obj[];
     expect(several.map(shape)).toEqual(kubeInjectDocs([input('list.yaml'), input('frontend.yaml')]).map(shape));
+  });
+
+  it('the command prints the same, and exits 0', async () => {
+    const files = [input('list-frontend.yaml'), input('frontend.yaml')];
+    const args = ['render', '-q', '--injector-configmap', join(cm, 'istio-sidecar-injector.yaml'), '--mesh', join(cm, 'istio-mesh.yaml'), '--merged', ...files.flatMap((f) => ['-f', f])];
+    const printed = await cli(...args);
+    expect(printed.code).toBe(0);
+    expect(printed.stderr).toBe('');
+    expect(printed.stdout).toBe(run(files).text);
   });
 
   it('plain render still prints the workloads alone', () => {
