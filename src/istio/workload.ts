@@ -274,7 +274,8 @@ const LAZY_MAX_BYTES = 64 * 1024 * 1024;
 /**
  * The documents of a text, loaded one at a time when that cannot change their meaning: block YAML
  * without directives, document-end markers, anchors or aliases. Anything else (and small inputs) is
- * loaded whole, as before.
+ * loaded whole, as before. A block List read item by item comes as its fields (a `list` piece), its
+ * items, and an `end`.
  */
 function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument | ManifestPiece> {
   const first = text.trimStart()[0];
