@@ -20,7 +20,7 @@ export {
   type RenderEvent,
   type WorkloadResult,
 } from './istio/render.js';
-export { workloadStream, workloadsFromText } from './istio/workload.js';
+export { manifestStream, workloadStream, workloadsFromText, type ManifestPiece } from './istio/workload.js';
 export { parseIstioVersion, type IstioVersion } from './istio/version.js';
 export * as golden from './golden/index.js';
 export * as audit from './audit/index.js';

@@ -1,6 +1,7 @@
 // `sidecar-render render`: the sidecar istiod would inject into each workload — the template stage
 // output (byte for byte, for one workload without -o), or with --merged the workload after the output
-// is merged into its pod. Flags follow istioctl kube-inject (aliases) and Helm (--set, values files).
+// is merged into its pod, every other document given back. Flags follow istioctl kube-inject
+// (aliases) and Helm (--set, values files).
 // Each workload that fails is reported on stderr by name and the rest still render; the exit code is
 // then 1. Bad inputs (unreadable files, invalid YAML, templates that do not parse, pods Kubernetes would
 // refuse) stop the run with one line and exit code 2. Output is written as each workload is rendered;
@@ -58,7 +59,8 @@ Exit codes: 0 every workload rendered (or was skipped by the injection policy); 
 (each named on stderr, the others still printed) - a template execution error, a missing template, a
 bad proxy.istio.io/config annotation, or a limit (the message names the limit and the flag raising it);
 2 bad input, one line naming FILE:LINE:COL: unreadable or invalid files, a template that does not parse,
-a pod without containers, a file without workloads.
+a pod without containers, a file without workloads (with --merged, an empty file; other documents are
+printed back).
 `,
   );
   cmd.action(async (flags: RenderFlags) => {

@@ -46,6 +46,7 @@ import { decodeGo, field, GoJsonError, JsonStruct, plainToGo, structType } from 
 import { Pod, PodSpec } from './kube/core.js';
 import { NamespacedName, ObjectMeta, TypeMeta } from './kube/meta.js';
 import { parseQuantity } from './kube/resource.js';
+import { applyKubeDefaults } from './kube/defaults.js';
 import { applyProxyConfig, protoToJSONForTemplate } from './proxyconfig.js';
 import { applyMeshConfig, meshModel } from './mesh.js';
 import { ProtoParseError, ProtoStruct } from './proto.js';
@@ -331,43 +332,6 @@ function stripPod(pod: Record<string, unknown>): Record<string, unknown> {
   const newAnn: Record<string, unknown> = { ...ann };
   delete newAnn[STATUS_ANNOTATION];
   return { ...pod, metadata: { ...meta, annotations: newAnn }, spec };
-}
-
-const PULL_ALWAYS_RE = /:latest$|^[^:@]+$/;
-
-/** The defaults the API server fills into a pod (SetDefaults_Pod & co.), for inputs that are not from a cluster. */
-export function applyKubeDefaults(pod: Record<string, unknown>): Record<string, unknown> {
-  const spec: Record<string, unknown> = isObj(pod.spec) ? { ...pod.spec } : {};
-  const probe = (p: unknown): unknown => {
-    if (!isObj(p)) return p;
-    const o: Record<string, unknown> = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, ...p };
-    if (isObj(o.httpGet)) o.httpGet = { scheme: 'HTTP', ...o.httpGet, path: (o.httpGet as Record<string, unknown>).path ?? '/' };
-    return o;
-  };
-  const container = (c: unknown): unknown => {
-    if (!isObj(c)) return c;
-    const o: Record<string, unknown> = {
-      terminationMessagePath: '/dev/termination-log',
-      terminationMessagePolicy: 'File',
-      ...c,
-    };
-    if (o.imagePullPolicy === undefined && typeof o.image === 'string') o.imagePullPolicy = PULL_ALWAYS_RE.test(o.image.replace(/@.*$/, '')) && !o.image.includes('@') ? 'Always' : 'IfNotPresent';
-    if (Array.isArray(o.ports)) o.ports = o.ports.map((p) => (isObj(p) ? { protocol: 'TCP', ...p } : p));
-    for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (o[k] !== undefined) o[k] = probe(o[k]);
-    if (o.resources === undefined) o.resources = {};
-    return o;
-  };
-  if (Array.isArray(spec.containers)) spec.containers = spec.containers.map(container);
-  if (Array.isArray(spec.initContainers)) spec.initContainers = spec.initContainers.map(container);
-  spec.restartPolicy ??= 'Always';
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.securityContext ??= {};
-  spec.schedulerName ??= 'default-scheduler';
-  spec.serviceAccountName ??= 'default';
-  spec.serviceAccount ??= spec.serviceAccountName;
-  spec.enableServiceLinks ??= true;
-  return { ...pod, spec };
 }
 
 // ---------- building ----------

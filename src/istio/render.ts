@@ -41,10 +41,11 @@ import {
 import { postProcessPod } from './postprocess.js';
 import { decodeGo } from './gostruct.js';
 import { Container } from './kube/core.js';
+import { applyKubeDefaults } from './kube/defaults.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from './setvalues.js';
-import { workloadStream, workloadLabel, type Workload } from './workload.js';
+import { manifestStream, workloadStream, workloadLabel, type ManifestPiece, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
 import { atLeast, detectIstioVersion as detectFromText, formatIstioVersion, LATEST, type IstioVersion } from './version.js';
 import { loadInjectorConfigMap, loadIstioOperator, loadValuesFile, parseInjectorConfig, SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
@@ -557,7 +558,7 @@ export class Renderer {
         mesh: this.inputs.mesh,
         revision: this.opts.revision ?? this.inputs.revision ?? '',
         nativeSidecars: nativeSidecarsOn(this.opts, this.version),
-        kubeDefaults: this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true),
+        kubeDefaults: this.seesDefaultedPod(),
         mode: this.opts.mode ?? 'webhook',
         // istiod reads COMPLIANCE_POLICY from its environment
         ...(this.opts.env?.COMPLIANCE_POLICY !== undefined ? { compliancePolicy: this.opts.env.COMPLIANCE_POLICY } : {}),
@@ -581,6 +582,12 @@ export class Renderer {
     return result;
   }
 
+  /** Whether istiod is shown the pod after the API server's defaulting (the template data and the
+   *  overrides both read it): in webhook mode unless turned off, never in kube-inject mode. */
+  private seesDefaultedPod(): boolean {
+    return this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true);
+  }
+
   private merge(w: Workload, pod: JsonObject, r: WorkloadResult): JsonObject {
     let mergedPod: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
     // What the templates alone produce (istiod's templatePod): its names go into sidecar.istio.io/status.
@@ -600,7 +607,11 @@ export class Renderer {
       mergedPod = strategicMergePod(mergedPod, out);
     }
     if (overlay) {
-      mergedPod = reapplyOverwrittenContainers(mergedPod, { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} }, templatePod, this.version, this.interceptionMode());
+      // istiod's originalPod: in webhook mode the pod the API server defaulted, so a user's own
+      // istio-proxy container is laid over (and recorded in proxy.istio.io/overrides) with those fields
+      let original: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
+      if (this.seesDefaultedPod()) original = jsonShaped(applyKubeDefaults(original)) as JsonObject;
+      mergedPod = reapplyOverwrittenContainers(mergedPod, original, templatePod, this.version, this.interceptionMode());
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
@@ -1110,21 +1121,25 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
     }
     return { failed, total };
   }
-  const it = workloadsOf(files, req.stdin);
+  // merged output gives every document back; the template output is the workloads' alone
+  const it = req.merged ? manifestOf(files, req.stdin) : workloadsOf(files, req.stdin);
   let cur = it.next();
   let next = cur.done ? cur : it.next();
-  // only once the first workloads read well: input that cannot be rendered at all stays one line
+  // only once the first pieces read well: input that cannot be rendered at all stays one line
   yield { type: 'assumptions', text: describeAssumptions(renderer) };
   for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
   const fmt = new OutputFormat(req, next.done === true);
   let failed = 0;
   let total = 0;
   while (!cur.done) {
-    const r = renderer.renderWorkload(cur.value, req.merged ?? false);
-    total++;
-    if (r.error !== undefined) failed++;
-    yield* fmt.add(r);
-    yield { type: 'result', result: r };
+    const p = cur.value;
+    if (p.type === 'workload') {
+      const r = renderer.renderWorkload(p.workload, req.merged ?? false);
+      total++;
+      if (r.error !== undefined) failed++;
+      yield* fmt.add(r);
+      yield { type: 'result', result: r };
+    } else yield* fmt.piece(p);
     cur = next;
     if (!cur.done) next = it.next();
   }
@@ -1167,10 +1182,18 @@ export function workloadFiles(paths: string | readonly string[], recursive = fal
 }
 
 /** The workloads of several files, one file read at a time. */
-function* workloadsOf(files: string[], stdin: string | undefined): Generator<Workload> {
+function* workloadsOf(files: string[], stdin: string | undefined): Generator<ManifestPiece> {
   for (const f of files) {
     const text = f === '-' ? (stdin ?? '') : readInputText(f);
-    yield* workloadStream(text, f === '-' ? '<stdin>' : f);
+    for (const workload of workloadStream(text, f === '-' ? '<stdin>' : f)) yield { type: 'workload', workload };
+  }
+}
+
+/** Every document of several files in order (workloads, other objects, Lists), one file read at a time. */
+function* manifestOf(files: string[], stdin: string | undefined): Generator<ManifestPiece> {
+  for (const f of files) {
+    const text = f === '-' ? (stdin ?? '') : readInputText(f);
+    yield* manifestStream(text, f === '-' ? '<stdin>' : f);
   }
 }
 
@@ -1211,14 +1234,32 @@ export function formatOutcome(results: WorkloadResult[], req: { merged?: boolean
   );
 }
 
+/** A List being printed: its fields without `items`, and what its items have become so far. */
+interface ListFrame {
+  header: JsonObject;
+  /** Items of a List inside a List, held until its end. */
+  items: Json[];
+  /** A top-level List, printed item by item: the text after its items, the comma that follows them
+   *  in JSON, and how many items were printed. */
+  streamed?: { after: string; comma: string; count: number };
+}
+
 /**
  * How results are printed, one at a time holding back at most one document: the template output alone
  * for a single workload, `# Source:` headers and `---` between several; -o json prints one document
- * alone and several as a JSON array.
+ * alone and several as a JSON array. With --merged, other objects are printed as read and a List as a
+ * List, a top-level one item by item (the text is what emitting the whole List would give), so a dump
+ * of 10,000 workloads in one List is never held whole, except as -o json's first document.
  */
 class OutputFormat {
   private pending: string | undefined;
   private count = 0;
+  /** The document being written, held back until it is known to be the only one (a JSON array needs
+   *  its `[` first). */
+  private held = false;
+  /** The last text of the document being written (a JSON document ends without its newline). */
+  private tail: string | undefined;
+  private readonly lists: ListFrame[] = [];
   constructor(
     private readonly req: { merged?: boolean; output?: 'yaml' | 'json' },
     /** The run has exactly one workload. */
@@ -1236,11 +1277,11 @@ class OutputFormat {
     const req = this.req;
     if (!r.decision.inject) {
       out.push({ type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` });
-      if (req.merged) this.doc(emit(objectOf(r.workload), req.output ?? 'yaml'), out);
+      if (req.merged) this.object(objectOf(r.workload), out);
       return out;
     }
     if (req.merged) {
-      this.doc(emit(r.merged!, req.output ?? 'yaml'), out);
+      this.object(r.merged!, out);
     } else if (req.output) {
       const parsed = r.outputs.map((o, i) => parseTemplateOutput(o, r.templates[i]!));
       for (const p of parsed) this.doc(emit(p, req.output), out);
@@ -1251,24 +1292,119 @@ class OutputFormat {
     return out;
   }
 
-  private doc(d: string, out: RenderEvent[]): void {
-    const json = this.req.output === 'json';
-    const n = ++this.count;
-    if (n === 1) {
-      this.pending = d;
+  /** The events for what is not a workload (merged output only). */
+  piece(p: Exclude<ManifestPiece, { type: 'workload' }>): RenderEvent[] {
+    const out: RenderEvent[] = [];
+    if (p.type === 'object') this.object(jsonShaped(p.value) as JsonObject, out);
+    else if (p.type === 'list') this.beginList(jsonShaped(p.header) as JsonObject, out);
+    else this.endList(out);
+    return out;
+  }
+
+  /** An object of the output: a document, or an item of the List being printed. */
+  private object(v: Json, out: RenderEvent[]): void {
+    const top = this.lists[this.lists.length - 1];
+    if (!top) this.doc(emit(v as JsonObject, this.req.output ?? 'yaml'), out);
+    else if (!top.streamed) top.items.push(v);
+    else this.listItem(top, v, out);
+  }
+
+  private beginList(header: JsonObject, out: RenderEvent[]): void {
+    if (this.lists.length > 0) {
+      this.lists.push({ header, items: [] });
       return;
     }
-    if (n === 2) {
+    // the List with no items, cut where its items go
+    const json = this.req.output === 'json';
+    const empty = emit({ ...header, items: [] }, json ? 'json' : 'yaml');
+    const m = json ? /^ {2}"items": \[\](,?)\n/m.exec(empty) : /^items: \[\]\n/m.exec(empty);
+    this.open(out);
+    this.write(empty.slice(0, m!.index), out);
+    this.lists.push({ header, items: [], streamed: { after: empty.slice(m!.index + m![0].length), comma: m![1] ?? '', count: 0 } });
+  }
+
+  private listItem(frame: ListFrame, v: Json, out: RenderEvent[]): void {
+    const s = frame.streamed!;
+    if (this.req.output === 'json') {
+      const text = goJsonMarshal(v as unknown as GoValue, { indent: '  ' }).replace(/^/gm, '    ');
+      this.write(`${s.count === 0 ? '  "items": [\n' : ',\n'}${text}`, out);
+    } else {
+      // an item is printed as it is inside any top-level `items:`
+      const text = jsonToYaml(goJsonMarshal({ items: [v] } as unknown as GoValue));
+      this.write(s.count === 0 ? text : text.slice('items:\n'.length), out);
+    }
+    s.count++;
+  }
+
+  private endList(out: RenderEvent[]): void {
+    const frame = this.lists.pop()!;
+    if (!frame.streamed) {
+      this.object({ ...frame.header, items: frame.items }, out);
+      return;
+    }
+    const s = frame.streamed;
+    const json = this.req.output === 'json';
+    if (s.count === 0) this.write(json ? `  "items": []${s.comma}\n` : 'items: []\n', out);
+    else if (json) this.write(`\n  ]${s.comma}\n`, out);
+    this.write(s.after, out);
+    this.close(out);
+  }
+
+  private doc(d: string, out: RenderEvent[]): void {
+    this.open(out);
+    this.write(d, out);
+    this.close(out);
+  }
+
+  private open(out: RenderEvent[]): void {
+    const json = this.req.output === 'json';
+    const n = ++this.count;
+    this.tail = '';
+    if (n === 1) {
+      this.held = true;
+      this.pending = '';
+      return;
+    }
+    if (n === 2 && this.held) {
       const first = this.pending!;
       this.pending = undefined;
+      this.held = false;
       out.push({ type: 'text', text: json ? `[\n${first.replace(/\n$/, '')}` : ensureNewline(first) });
     }
-    out.push({ type: 'text', text: json ? `,\n${d.replace(/\n$/, '')}` : `---\n${ensureNewline(d)}` });
+    out.push({ type: 'text', text: json ? ',\n' : '---\n' });
+  }
+
+  private write(text: string, out: RenderEvent[]): void {
+    const prev = this.tail!;
+    this.tail = text;
+    if (prev === '') return;
+    // a YAML first document is only held to see that it is the only one: a List need not wait
+    if (this.held && (this.req.output === 'json' || this.lists.length === 0)) this.pending += prev;
+    else {
+      if (this.held) {
+        out.push({ type: 'text', text: this.pending! });
+        this.pending = '';
+        this.held = false;
+      }
+      out.push({ type: 'text', text: prev });
+    }
+  }
+
+  private close(out: RenderEvent[]): void {
+    const last = this.tail!;
+    this.tail = undefined;
+    if (this.held) {
+      this.pending += last;
+      return;
+    }
+    const json = this.req.output === 'json';
+    const text = json ? last.replace(/\n$/, '') : this.count === 1 ? last : ensureNewline(last);
+    if (text !== '') out.push({ type: 'text', text });
   }
 
   end(): RenderEvent[] {
     const json = this.req.output === 'json';
-    if (this.count === 1) return [{ type: 'text', text: this.pending! }];
+    if (this.count === 1) return this.held ? [{ type: 'text', text: this.pending! }] : [];
     if (json) return [{ type: 'text', text: this.count === 0 ? '[\n\n]\n' : '\n]\n' }];
     return [];
   }

@@ -8,6 +8,8 @@
 //                                          carry a pod template are accepted like istioctl's reflection path
 //   workloadStream(text, file, opts?)      the same, read one document / List item at a time (large inputs);
 //                                          a text without any workload is an InputError naming the first kind
+//   manifestStream(text, file, opts?)      every document in order, read the same way: workloads, other
+//                                          objects, and each List's fields, items and end (ManifestPiece)
 //   workloadFromObject(obj, doc, at?)      one object → Workload | undefined (not a workload); a pod without
 //                                          containers (or with ill-typed container lists) is an InputError
 //   WORKLOAD_KINDS
@@ -146,20 +148,68 @@ function noWorkloads(file: string, first: NotWorkload | undefined): InputError {
   return first.doc.errorAt([...first.at, 'kind'], `kind ${first.kind} has no pod template (want ${WORKLOAD_KINDS.join(', ')}, or a List of them)`);
 }
 
-/** Objects in one loaded document → workloads (Lists are opened), noting the first non-workload. A plain
- *  loop, not a generator: a recursive generator per document made rendering 10,000 workloads hold
- *  twice the memory. */
-function visitDocument(doc: LoadedDocument, counter: { index: number; skipped?: NotWorkload }, opts: WorkloadOptions, out: Workload[]): void {
+/**
+ * What a manifest holds, in order, for output that gives every document back (`render --merged`):
+ * workloads, other objects (a Service, a ConfigMap) as read, and Lists as their fields without `items`
+ * followed by their items and an `end`.
+ */
+export type ManifestPiece =
+  | { type: 'workload'; workload: Workload }
+  | { type: 'object'; value: Record<string, unknown> }
+  | { type: 'list'; header: Record<string, unknown> }
+  | { type: 'end' };
+
+interface Counter {
+  index: number;
+  skipped?: NotWorkload;
+}
+
+function isList(v: unknown): v is Record<string, unknown> & { items: unknown[] } {
+  return isObj(v) && typeof v.kind === 'string' && /List$/.test(v.kind) && Array.isArray(v.items);
+}
+
+function listHeader(v: Record<string, unknown>): Record<string, unknown> {
+  const h: Record<string, unknown> = { ...v };
+  delete h.items;
+  return h;
+}
+
+/** One loaded document → its pieces (Lists are opened), noting the first non-workload. A plain loop,
+ *  not a generator: a recursive generator per document made rendering 10,000 workloads hold twice the
+ *  memory. */
+function visitDocument(doc: LoadedDocument, counter: Counter, opts: WorkloadOptions, out: ManifestPiece[]): void {
   const visit = (v: unknown, at: (string | number)[]): void => {
-    if (isObj(v) && typeof v.kind === 'string' && /List$/.test(v.kind) && Array.isArray(v.items)) {
+    if (isList(v)) {
+      out.push({ type: 'list', header: listHeader(v) });
       for (let i = 0; i < v.items.length; i++) visit(v.items[i], [...at, 'items', i]);
+      out.push({ type: 'end' });
       return;
     }
     const w = workloadFromObject(v, doc, at, counter.index++, opts);
-    if (w) out.push(w);
-    else if (!counter.skipped && isObj(v)) counter.skipped = { doc, at, kind: String(v.kind) };
+    if (w) out.push({ type: 'workload', workload: w });
+    else if (isObj(v)) {
+      counter.skipped ??= { doc, at, kind: String(v.kind) };
+      out.push({ type: 'object', value: v });
+    }
   };
   visit(doc.value, []);
+}
+
+function isPiece(d: LoadedDocument | ManifestPiece): d is ManifestPiece {
+  return typeof (d as { where?: unknown }).where !== 'function';
+}
+
+/** The pieces of a text, read one document (or block List item) at a time; see lazyDocuments. */
+function* pieces(text: string, file: string, opts: WorkloadOptions, counter: Counter): Generator<ManifestPiece> {
+  for (const d of lazyDocuments(text, file, opts.lazyMinBytes)) {
+    if (isPiece(d)) {
+      yield d;
+      continue;
+    }
+    const ps: ManifestPiece[] = [];
+    visitDocument(d, counter, opts, ps);
+    yield* ps;
+  }
 }
 
 /**
@@ -170,25 +220,37 @@ function visitDocument(doc: LoadedDocument, counter: { index: number; skipped?: 
  * object's kind (or the file, when it is empty).
  */
 export function* workloadStream(text: string, file: string, opts: WorkloadOptions = {}): Generator<Workload> {
-  const counter: { index: number; skipped?: NotWorkload } = { index: 0 };
+  const counter: Counter = { index: 0 };
   let seen = 0;
-  for (const doc of lazyDocuments(text, file, opts.lazyMinBytes)) {
-    const ws: Workload[] = [];
-    visitDocument(doc, counter, opts, ws);
-    for (const w of ws) {
-      seen++;
-      yield w;
-    }
+  for (const p of pieces(text, file, opts, counter)) {
+    if (p.type !== 'workload') continue;
+    seen++;
+    yield p.workload;
   }
   if (seen === 0) throw noWorkloads(file, counter.skipped);
+}
+
+/**
+ * Everything in a YAML/JSON text, in order, read piece by piece as workloadStream reads it: workloads,
+ * other objects, and Lists opened. A text without any object is an InputError naming the file.
+ */
+export function* manifestStream(text: string, file: string, opts: WorkloadOptions = {}): Generator<ManifestPiece> {
+  let seen = 0;
+  for (const p of pieces(text, file, opts, { index: 0 })) {
+    seen++;
+    yield p;
+  }
+  if (seen === 0) throw noWorkloads(file, undefined);
 }
 
 /** All workloads in a YAML/JSON text (documents, Lists). Non-workload objects are skipped. */
 export function workloadsFromText(text: string, file: string, opts: WorkloadOptions = {}): Workload[] {
   const docs = loadYamlDocuments(text, file);
   const out: Workload[] = [];
-  const counter = { index: 0 };
-  for (const d of docs) visitDocument(d, counter, opts, out);
+  const counter: Counter = { index: 0 };
+  const ps: ManifestPiece[] = [];
+  for (const d of docs) visitDocument(d, counter, opts, ps);
+  for (const p of ps) if (p.type === 'workload') out.push(p.workload);
   return out;
 }
 
@@ -212,9 +274,10 @@ const LAZY_MAX_BYTES = 64 * 1024 * 1024;
 /**
  * The documents of a text, loaded one at a time when that cannot change their meaning: block YAML
  * without directives, document-end markers, anchors or aliases. Anything else (and small inputs) is
- * loaded whole, as before.
+ * loaded whole, as before. A block List read item by item comes as its fields (a `list` piece), its
+ * items, and an `end`.
  */
-function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument> {
+function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument | ManifestPiece> {
   const first = text.trimStart()[0];
   if (
     text.length < minBytes ||
@@ -259,6 +322,7 @@ function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): 
       yield* loadSlice(sliceLines(text, lines, from, to), file, from, 0);
       continue;
     }
+    yield { type: 'list', header: listHeader(h.value) };
     for (let k = 0; k < list.items.length; k++) {
       const a = list.items[k]!;
       const z = k + 1 < list.items.length ? list.items[k + 1]! : list.itemsTo;
@@ -269,6 +333,7 @@ function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): 
       if (docs.length !== 1) throw new InputError(`List item ${k} is ${docs.length ? 'several documents' : 'empty'}`, file, a + 1, list.dash + 1);
       yield docs[0]!;
     }
+    yield { type: 'end' };
   }
 }
 
