@@ -162,25 +162,37 @@ export function depthBound(s: string): number {
     }
     const parent = plain && open === 0 ? blockScalarParent(s, i, end) : -1;
     i = end + 1;
-    if (parent < 0) continue;
+    if (parent < 0 || i >= s.length) continue;
     // The content is indented past the parent, by as much as its first line is: step over the lines
-    // indented at least that much (in spaces; a tab ends the count) and blank ones.
-    let content = -1;
-    while (i < s.length) {
-      let e = s.indexOf('\n', i);
-      if (e < 0) e = s.length;
-      let sp = i;
-      while (sp < e && s.charCodeAt(sp) === 32) sp++;
-      let blank = sp;
-      while (blank < e && (s.charCodeAt(blank) === 32 || s.charCodeAt(blank) === 9 || s.charCodeAt(blank) === 13)) blank++;
-      if (blank < e) {
-        if (content < 0) content = sp - i;
-        if (content <= parent || sp - i < content) break;
-      }
-      i = e + 1;
-    }
+    // indented at least that much (in spaces; a tab ends the count) and blank ones. A regular
+    // expression does the stepping: a loop over a template's thousand lines would have V8 compile
+    // this function optimised, which costs more than the loop.
+    const blanks = /(?:[ \t\r]*\n)*/y;
+    blanks.lastIndex = i;
+    blanks.exec(s);
+    let content = blanks.lastIndex;
+    while (s.charCodeAt(content) === 32) content++;
+    content -= blanks.lastIndex;
+    if (content <= parent) continue;
+    const lines = contentLines(content);
+    lines.lastIndex = i;
+    lines.exec(s);
+    i = lines.lastIndex;
   }
   return brackets + 2 * (maxIndent + 1) + maxMarks;
+}
+
+const contentCache = new Map<number, RegExp>();
+
+/** Whole lines indented by n spaces or more, or blank (spaces, tabs, carriage returns). */
+function contentLines(n: number): RegExp {
+  let r = contentCache.get(n);
+  if (!r) {
+    if (contentCache.size >= 64) contentCache.clear();
+    r = new RegExp(`(?: {${n}}[^\\n]*\\n|[ \\t\\r]*\\n)*`, 'y');
+    contentCache.set(n, r);
+  }
+  return r;
 }
 
 /**

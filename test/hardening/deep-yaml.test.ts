@@ -102,6 +102,8 @@ describe('the bound that lets a document skip the lexer', () => {
     ['a document that is a block scalar', `--- |\n  [[[[\n---\n${deep}\n`],
     ['a document marker ends the scalar', `a: |\n  x\n---\n${deep}\n`],
     ['a text without a final line break', `a: |\n  [[[[\nb: ${'['.repeat(9)}`],
+    ['a header on the last line', `    - - [[1]]\nb: |`],
+    ['a header on the last line, with its break', `    - - [[1]]\nb: |\n`],
   ])('is at least the depth the lexer reads: %s', (_what, text) => {
     expect(depthBound(text)).toBeGreaterThanOrEqual(lexed(text));
   });
