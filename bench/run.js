@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,audit,golden] [--no-go] [--no-gtjs] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,audit,golden] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
 import { configMapFolder, istiodStageRun, realCase, releases, sidecarOnly } from './lib/real.js';
+import { haveValgrind } from './lib/cold-count.js';
 import { workloadList } from './lib/workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -357,6 +358,22 @@ function cliResult(id, label, rs) {
   results.push({ id, label, ts: { n: runs, nsPerOp: med.ns, cpuNsPerOp: cpu[Math.floor(cpu.length / 2)], min: rs[0].ns, max: rs[rs.length - 1].ns, cpuMedian: cpu[Math.floor(cpu.length / 2)], cpuMin: cpu[0] }, cli: true });
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Median and least wall and CPU time of cold runs (ms). */
+const spread = (rs) => ({ wallMedian: median(rs.map((r) => r.ns)) / 1e6, wallMin: Math.min(...rs.map((r) => r.ns)) / 1e6, cpuMedian: median(rs.map((r) => r.cpuNs)) / 1e6, cpuMin: Math.min(...rs.map((r) => r.cpuNs)) / 1e6 });
+
+/** Instructions of one cold process, counted by callgrind; V8 on the main thread only (--single-threaded),
+ *  so that its compiler and collector threads do not add counts of their own that vary run to run. */
+function instructions(script, args) {
+  const p = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', script, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const m = /refs:\s+([\d,]+)/.exec(p.stderr ?? '');
+  if (p.status !== 0 || !m) throw new Error(`callgrind failed: ${(p.stderr || p.error?.message || '').trim().split('\n').pop()}`);
+  return Number(m[1].replaceAll(',', ''));
+}
+
+/** Six templates against one, cold: filled in by case (e) when the real ConfigMaps are found. */
+let coldCompare = null;
+
 if (want('e')) {
   console.error('bench: (e) CLI cold start');
   await cliCase('e0', '(e) for scale: node itself, empty program (median)', '', quick ? 5 : 15, join(here, 'lib', 'noop.js'), []);
@@ -382,6 +399,27 @@ if (want('e')) {
     }
     cliResult('e6', '(e) CLI: one Deployment, real 1.24 ConfigMap, 6 templates (median)', six);
     cliResult('e7', '(e) CLI: the same, ConfigMap cut to its sidecar template (median)', one);
+    coldCompare = { runs: six.length, six: spread(six), cut: spread(one) };
+    // the same two files phase by phase (lib/cold-phases.js), CPU time of each phase in one process
+    const phases = { six: [], cut: [] };
+    for (let i = 0; i < (quick ? 3 : 9); i++) {
+      for (const [k, cm] of [['six', full], ['cut', cutFile]]) {
+        const p = spawnSync(process.execPath, [join(here, 'lib', 'cold-phases.js'), cm, join(real, '1.24.0', 'istio-mesh.yaml'), ex('deployment.yaml')], { encoding: 'utf8', env: process.env });
+        if (p.status !== 0) throw new Error(`cold-phases failed: ${p.stderr.split('\n')[0]}`);
+        phases[k].push(JSON.parse(p.stdout));
+      }
+    }
+    coldCompare.phases = Object.keys(phases.six[0]).map((name) => ({ name, six: median(phases.six.map((x) => x[name].cpuMs)), cut: median(phases.cut.map((x) => x[name].cpuMs)) }));
+    // instructions, which do not move with the machine's load (valgrind; --no-count skips it)
+    if (opt('no-count') !== true && haveValgrind()) {
+      console.error('bench: (e) instructions of the two cold runs (valgrind, about 30 s a run)');
+      const counts = { six: [], cut: [] };
+      for (let i = 0; i < (quick ? 1 : 3); i++) {
+        counts.six.push(instructions(bin, args(full)));
+        counts.cut.push(instructions(bin, args(cutFile)));
+      }
+      coldCompare.instructions = { runs: counts.six.length, six: median(counts.six), cut: median(counts.cut), sixAll: counts.six, cutAll: counts.cut };
+    }
   }
 }
 
@@ -453,6 +491,21 @@ for (const r of results) {
   if (r.go?.allocsPerOp !== undefined) notes.push(`Go allocs/op ${r.go.allocsPerOp.toFixed(0)}`);
   if (notes.length) console.log(`${r.id}: ${notes.join('; ')}`);
 }
+if (coldCompare) {
+  const c = coldCompare;
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  const d = (a, b) => `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(1)} ms`;
+  console.log('');
+  console.log(`(e) cold render, real 1.24 ConfigMap: six templates against the file cut to its sidecar template (${c.runs} runs each, alternating)`);
+  console.log(`  wall: six ${ms(c.six.wallMedian)} (min ${ms(c.six.wallMin)}), cut ${ms(c.cut.wallMedian)} (min ${ms(c.cut.wallMin)}); six - cut ${d(c.six.wallMedian, c.cut.wallMedian)} median, ${d(c.six.wallMin, c.cut.wallMin)} min`);
+  console.log(`  CPU:  six ${ms(c.six.cpuMedian)} (min ${ms(c.six.cpuMin)}), cut ${ms(c.cut.cpuMedian)} (min ${ms(c.cut.cpuMin)}); six - cut ${d(c.six.cpuMedian, c.cut.cpuMedian)} median, ${d(c.six.cpuMin, c.cut.cpuMin)} min`);
+  if (c.instructions) {
+    const i = c.instructions;
+    const m = (x) => `${(x / 1e6).toFixed(1)} M`;
+    console.log(`  instructions (callgrind, median of ${i.runs}): six ${m(i.six)}, cut ${m(i.cut)}; six - cut ${i.six - i.cut >= 0 ? '+' : ''}${m(i.six - i.cut)} (${((100 * (i.six - i.cut)) / i.cut).toFixed(1)}%)`);
+  } else console.log('  instructions: not counted (valgrind not found, or --no-count)');
+  console.log(`  CPU per phase (bench/lib/cold-phases.js, median): ${c.phases.map((p) => `${p.name} ${p.six.toFixed(1)}/${p.cut.toFixed(1)}`).join(', ')} ms (six/cut)`);
+}
 if (memory) {
   console.log('');
   for (const m of memory) {
@@ -469,5 +522,5 @@ if (scaleLines.length) {
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
-  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory }, null, 2) + '\n');
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare }, null, 2) + '\n');
 }

@@ -76,6 +76,16 @@ export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
  *  without `.ProxyUID` are 1.12–1.19; `.ProxyUID` without `.InboundTrafficPolicyMode` 1.20–1.22, and so on.
  *  Nothing recognised: 1.5 when the template calls `.ProxyConfig.Concurrency` as a plain number, else LATEST. */
 export function detectIstioVersion(text: string): Detection | undefined {
+  // a render asks three times of the same config text (loading it, the renderer, the assumptions line)
+  if (text === lastDetection[0]) return lastDetection[1];
+  const d = detect(text);
+  lastDetection = [text, d];
+  return d;
+}
+
+let lastDetection: [string | undefined, Detection | undefined] = [undefined, undefined];
+
+function detect(text: string): Detection | undefined {
   for (const [re, ver, reason] of DETECTION_MARKS) {
     if (re.test(text)) return { version: parseIstioVersion(ver), reason };
   }

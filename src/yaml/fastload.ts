@@ -248,10 +248,73 @@ function flow(s: string, i: number, line: number): [unknown, number] {
 
 // ---------- block structure ----------
 
+/** A whitespace-only line with whitespace other than spaces on it (the line reader keeps only its spaces). */
+const ODD_BLANK = /(?:^|\n) *[^\S \n][^\S\n]*(?=\n|$)/;
+
+const literalCache = new Map<number, [RegExp, RegExp]>();
+
+/** For a literal block indented by n: its extent (whole lines: n spaces and anything, or only spaces),
+ *  and what takes the indentation off each line (all of it on a blank line of fewer spaces). */
+function literalRegExps(n: number): [RegExp, RegExp] {
+  let r = literalCache.get(n);
+  if (!r) {
+    if (literalCache.size >= 64) literalCache.clear();
+    r = [new RegExp(`(?: {${n}}[^\\n]*\\n| *\\n)*`, 'y'), new RegExp(`(^|\\n) {1,${n}}`, 'g')];
+    literalCache.set(n, r);
+  }
+  return r;
+}
+
+/** The index of the line starting at offset (a line start) in starts. */
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The lines of a text, each made into a Line when the reader first looks at it. A block scalar's
+ * lines are read from the text itself (blockScalar), so a ConfigMap's templates cost no object per line.
+ */
+class LineTable {
+  /** Offset of each line, then text.length + 1. */
+  readonly starts: number[] = [0];
+  readonly length: number;
+  /** Lines made so far (and lines the reader replaced: `- key: v` read as `key: v`). */
+  readonly made: (Line | undefined)[];
+  constructor(readonly text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    this.length = this.starts.length;
+    this.starts.push(text.length + 1);
+    this.made = new Array(this.length);
+  }
+  /** Where line i's text ends: before its line break, and before a carriage return ending it. */
+  end(i: number): number {
+    const e = this.starts[i + 1]! - 1;
+    return e > this.starts[i]! && this.text.charCodeAt(e - 1) === 13 ? e - 1 : e;
+  }
+  get(i: number): Line {
+    let l = this.made[i];
+    if (!l) {
+      const s = this.text.slice(this.starts[i], this.end(i));
+      let k = 0;
+      while (s.charCodeAt(k) === 32) k++;
+      const body = s.slice(k);
+      l = this.made[i] = { no: i + 1, indent: k, text: body.trimEnd() === '' ? '' : body };
+    }
+    return l;
+  }
+}
+
 class Reader {
   private pos = 0;
   constructor(
-    private readonly lines: Line[],
+    private readonly lines: LineTable,
     private readonly end: number,
     /** The text's last line has no line break: a block scalar ending there has no final newline. */
     private readonly unterminated = false,
@@ -260,7 +323,7 @@ class Reader {
   /** The next line with content (skipping blank and comment-only lines), without consuming it. */
   peek(): Line | undefined {
     while (this.pos < this.end) {
-      const l = this.lines[this.pos]!;
+      const l = this.lines.get(this.pos);
       if (l.text === '' || l.text[0] === '#') {
         this.pos++;
         continue;
@@ -276,7 +339,7 @@ class Reader {
     return this.pos;
   }
   raw(i: number): Line | undefined {
-    return i < this.end ? this.lines[i] : undefined;
+    return i < this.end ? this.lines.get(i) : undefined;
   }
   seek(i: number): void {
     this.pos = i;
@@ -323,7 +386,7 @@ class Reader {
   /** A node that starts mid-line (after `- `): a compact mapping, a nested sequence or a scalar. */
   private inline(l: Line, parentIndent: number): unknown {
     if (isSeqItem(l.text)) {
-      this.lines[this.index()] = l;
+      this.lines.made[this.index()] = l;
       return this.sequence(l.indent);
     }
     if (l.text[0] === '"' || l.text[0] === "'") {
@@ -331,11 +394,11 @@ class Reader {
       let m = j;
       while (l.text[m] === ' ') m++;
       if (l.text[m] === ':') {
-        this.lines[this.index()] = l;
+        this.lines.made[this.index()] = l;
         return this.mapping(l.indent);
       }
     } else if (findColon(l.text, l.no) >= 0) {
-      this.lines[this.index()] = l;
+      this.lines.made[this.index()] = l;
       return this.mapping(l.indent);
     }
     this.next();
@@ -463,33 +526,100 @@ class Reader {
     return v;
   }
 
+  /**
+   * A literal block scalar read with two regular expressions instead of line by line: its extent (lines
+   * indented at least as far as its first, and lines of spaces), then that indentation taken off. A
+   * ConfigMap's data.config and its templates are such blocks, thousands of lines long; a loop over
+   * their lines made V8 compile it optimised halfway through, which cost more than the loop. Exactly
+   * what blockScalar's loop gives, or undefined for that loop to read the block: blank first lines,
+   * carriage returns, whitespace other than spaces on a blank line, a block that ends the text
+   * without a line break, or one stopped by a line the loop would read on.
+   */
+  private literalBlock(no: number, indent: number, chomp: string): string | undefined {
+    const lines = this.lines;
+    const text = lines.text;
+    const first = this.index();
+    if (first >= this.end) return undefined;
+    const from = lines.starts[first]!;
+    let m = 0;
+    while (text.charCodeAt(from + m) === 32) m++;
+    const c = text.charCodeAt(from + m);
+    if (!(c > 32 && c < 127) || m <= indent || m === 0) return undefined;
+    const [extent, dedent] = literalRegExps(m);
+    extent.lastIndex = from;
+    extent.exec(text);
+    const to = extent.lastIndex;
+    if (to === from) return undefined;
+    if (to < text.length) {
+      // the line after must have text (not a blank line of tabs) and less indentation
+      let k = 0;
+      while (text.charCodeAt(to + k) === 32) k++;
+      const d = text.charCodeAt(to + k);
+      if (!(d > 32 && d < 127) || k >= m) return undefined;
+    }
+    const after = lineAt(lines.starts, to);
+    if (after > this.end) return undefined;
+    const slice = text.slice(from, to);
+    if (slice.includes('\r') || ODD_BLANK.test(slice)) return undefined;
+    const decoded = slice.replace(dedent, '$1');
+    // the block's lines each end in a break; the last ones, when empty, are its trailing blank lines
+    let breaks = 0;
+    while (decoded.charCodeAt(decoded.length - 1 - breaks) === 10) breaks++;
+    const trailing = breaks - 1;
+    const body = decoded.slice(0, decoded.length - breaks);
+    this.lastBlock = [no, m];
+    this.seek(after - trailing > this.index() ? after - trailing : this.index());
+    if (chomp === '-') return body;
+    if (chomp === '+') return body + '\n' + '\n'.repeat(trailing);
+    return body + '\n';
+  }
+
   private blockScalar(header: string, no: number, indent: number): string {
     const m = /^([|>])([-+]?)(\s+#.*)?\s*$/.exec(header);
     if (!m) throw new Unsupported(no, 'block scalar header');
     const literal = m[1] === '|';
-    const chomp = m[2];
+    const chomp = m[2]!;
+    if (literal) {
+      const fast = this.literalBlock(no, indent, chomp);
+      if (fast !== undefined) return fast;
+    }
     // content: following lines indented past the parent, and blank lines
     const content: string[] = [];
     let blockIndent = -1;
     let i = this.index();
-    for (; ; i++) {
-      const l = this.raw(i);
-      if (!l) break;
-      if (l.text === '') {
+    // each line as LineTable.get would make it (indentation in spaces, blank when only whitespace
+    // follows, a final carriage return dropped), read from the text without making it
+    const lines = this.lines;
+    const text = lines.text;
+    for (; i < this.end; i++) {
+      const made = lines.made[i];
+      const from = lines.starts[i]!;
+      const to = made ? 0 : lines.end(i);
+      let k = 0;
+      let blank: boolean;
+      if (made) {
+        k = made.indent;
+        blank = made.text === '';
+      } else {
+        while (from + k < to && text.charCodeAt(from + k) === 32) k++;
+        const c = text.charCodeAt(from + k);
+        blank = from + k >= to || (!(c > 32 && c < 127) && text.slice(from + k, to).trimEnd() === '');
+      }
+      if (blank) {
         // a blank line (its indentation is kept only when deeper than the block)
-        content.push(blockIndent >= 0 && l.indent > blockIndent ? ' '.repeat(l.indent - blockIndent) : '');
-        if (blockIndent < 0 && l.indent > indent) {
+        content.push(blockIndent >= 0 && k > blockIndent ? ' '.repeat(k - blockIndent) : '');
+        if (blockIndent < 0 && k > indent) {
           // leading blank lines with spaces: ambiguous indentation rules, leave to the full parser
-          if (l.indent > 0) throw new Unsupported(l.no, 'indented blank line in block scalar');
+          if (k > 0) throw new Unsupported(i + 1, 'indented blank line in block scalar');
         }
         continue;
       }
       if (blockIndent < 0) {
-        if (l.indent <= indent) break;
-        blockIndent = l.indent;
+        if (k <= indent) break;
+        blockIndent = k;
       }
-      if (l.indent < blockIndent) break;
-      content.push(' '.repeat(l.indent - blockIndent) + l.text);
+      if (k < blockIndent) break;
+      content.push(made ? ' '.repeat(k - blockIndent) + made.text : text.slice(from + blockIndent, to));
     }
     // blank lines at the end belong to the block only as trailing newlines
     let trailing = 0;
@@ -500,6 +630,8 @@ class Reader {
     this.lastBlock = [no, blockIndent < 0 ? indent + 1 : blockIndent];
     // trailing blank lines are left for the caller to skip
     this.seek(i - trailing > this.index() ? i - trailing : this.index());
+    // the empty line after the text's final break is no line: `k: |+` then `  x` and a break is "x\n"
+    if (trailing > 0 && i >= this.lines.length && !this.unterminated) trailing--;
     if (content.length === 0) {
       return chomp === '+' ? '\n'.repeat(trailing) : '';
     }
@@ -554,17 +686,8 @@ function findColon(t: string, no: number): number {
 /** Split text into documents and read each; throws Unsupported for what it does not handle. */
 export function fastParse(text: string, positions?: Positions): FastDoc[] {
   if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');
-  const raw = text.split('\n');
-  const lines: Line[] = new Array(raw.length);
-  for (let i = 0; i < raw.length; i++) {
-    let s = raw[i]!;
-    if (s.endsWith('\r')) s = s.slice(0, -1);
-    let k = 0;
-    while (s.charCodeAt(k) === 32) k++;
-    const body = s.slice(k);
-    lines[i] = { no: i + 1, indent: k, text: body.trimEnd() === '' ? '' : body };
-  }
-  if (lines[0] && lines[0].text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
+  const lines = new LineTable(text);
+  if (lines.get(0).text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
   const docs: FastDoc[] = [];
   let start = 0;
   let marker = 0;
@@ -593,7 +716,10 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
     docs.push({ value, startLine: first.no, markerLine: marker || first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });
   };
   for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!;
+    // only a line starting `---` or `...` can be a marker
+    const c = text.charCodeAt(lines.starts[i]!);
+    if (c !== 45 && c !== 46) continue;
+    const l = lines.get(i);
     if (l.indent === 0 && (l.text.startsWith('---') || l.text.startsWith('...')) && (l.text.length === 3 || l.text[3] === ' ')) {
       if (l.text.slice(3).trim() !== '' && !l.text.slice(3).trim().startsWith('#')) throw new Unsupported(l.no, 'content after document marker');
       flush(i);

@@ -14,6 +14,11 @@ export function yamlLib(): YamlModule {
   return loaded;
 }
 
+/** Whether yamlLib() has been called (a run the fast loader reads whole never does). */
+export function yamlLibLoaded(): boolean {
+  return loaded !== undefined;
+}
+
 export const isAlias = (n: unknown): n is Yaml.Alias => yamlLib().isAlias(n);
 export const isYamlMap = (n: unknown): n is Yaml.YAMLMap => yamlLib().isMap(n);
 export const isScalar = (n: unknown): n is Yaml.Scalar => yamlLib().isScalar(n);
@@ -67,10 +72,16 @@ export class YamlTooDeep extends Error {
  * Throws YamlTooDeep when source nests deeper than max. Read from the lexer's tokens, which it makes
  * without recursion (its parser recurses to close nested block collections, its composer to build
  * them): block collections by their indentation and `-`/`?` indicators, flow collections by brackets.
- * It may count a level more than the document has, never fewer.
+ * It may count a level more than the document has, never fewer. A text whose depthBound is within
+ * max is not lexed.
  */
 export function checkYamlDepth(source: string, max = yamlMaxDepth()): void {
   if (depthBound(source) <= max) return;
+  checkYamlDepthLexed(source, max);
+}
+
+/** checkYamlDepth by the lexer alone, whatever the bound says. */
+export function checkYamlDepthLexed(source: string, max = YAML_MAX_DEPTH): void {
   const lib = yamlLib();
   const cols: number[] = []; // open block collections: column and kind (1 map, 2 sequence)
   const kinds: number[] = [];
@@ -140,33 +151,92 @@ export function checkYamlDepth(source: string, max = yamlMaxDepth()): void {
 /**
  * A bound on the nesting depth read in one pass over the characters (the lexer costs as much as a
  * quarter of the parse): a level needs an opening bracket, or more indentation than its parent (a
- * list in a map may share its indentation, hence twice), or an indicator on the same line.
+ * list in a map may share its indentation, hence twice), or an indicator on the same line. The lines
+ * of a block scalar are text, not structure, and are stepped over: a ConfigMap's templates are full
+ * of `{{`, and counting those sent every real ConfigMap through the lexer (and loaded the `yaml`
+ * package for it) to find a depth of six.
  */
-function depthBound(s: string): number {
+export function depthBound(s: string): number {
   let brackets = 0;
   let maxIndent = 0;
   let maxMarks = 0;
-  let indent = 0;
-  let marks = 0;
-  let lineStart = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 10) {
-      lineStart = true;
-      indent = marks = 0;
-      continue;
+  let open = 0; // brackets not closed yet: a `|` inside a flow collection starts no block scalar
+  for (let i = 0; i < s.length; ) {
+    let end = s.indexOf('\n', i);
+    if (end < 0) end = s.length;
+    let j = i;
+    while (j < end && (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9)) j++;
+    if (j - i > maxIndent) maxIndent = j - i;
+    let marks = 0;
+    let plain = true; // no quote, bracket or `#` on the line that could hide a `|` from the reader
+    for (let k = j; k < end; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 91 || c === 123) brackets++, open++, (plain = false);
+      else if (c === 93 || c === 125) (open = open > 0 ? open - 1 : 0), (plain = false);
+      else if (c === 45 || c === 63 || c === 58) {
+        if (++marks > maxMarks) maxMarks = marks;
+      } else if (c === 34 || c === 39 || c === 35) plain = false;
     }
-    if (lineStart) {
-      if (c === 32 || c === 9) {
-        if (++indent > maxIndent) maxIndent = indent;
-        continue;
-      }
-      lineStart = false;
-    }
-    if (c === 91 || c === 123) brackets++;
-    else if ((c === 45 || c === 63 || c === 58) && ++marks > maxMarks) maxMarks = marks;
+    const parent = plain && open === 0 ? blockScalarParent(s, i, end) : -1;
+    i = end + 1;
+    if (parent < 0 || i >= s.length) continue;
+    // The content is indented past the parent, by as much as its first line is: step over the lines
+    // indented at least that much (in spaces; a tab ends the count) and blank ones. A regular
+    // expression does the stepping: a loop over a template's thousand lines would have V8 compile
+    // this function optimised, which costs more than the loop.
+    const blanks = /(?:[ \t\r]*\n)*/y;
+    blanks.lastIndex = i;
+    blanks.exec(s);
+    let content = blanks.lastIndex;
+    while (s.charCodeAt(content) === 32) content++;
+    content -= blanks.lastIndex;
+    if (content <= parent) continue;
+    const lines = contentLines(content);
+    lines.lastIndex = i;
+    lines.exec(s);
+    i = lines.lastIndex;
   }
   return brackets + 2 * (maxIndent + 1) + maxMarks;
+}
+
+const contentCache = new Map<number, RegExp>();
+
+/** Whole lines indented by n spaces or more, or blank (spaces, tabs, carriage returns). */
+function contentLines(n: number): RegExp {
+  let r = contentCache.get(n);
+  if (!r) {
+    if (contentCache.size >= 64) contentCache.clear();
+    r = new RegExp(`(?: {${n}}[^\\n]*\\n|[ \\t\\r]*\\n)*`, 'y');
+    contentCache.set(n, r);
+  }
+  return r;
+}
+
+/**
+ * For a line [start, end) that ends in a block scalar header (`key: |`, `key: >-`, `- |+`), the column
+ * its content must be indented past: the key's, or the last `-`'s. -1 for any other line, and for
+ * headers with an explicit indentation digit or a comment (the bound then counts their lines).
+ */
+function blockScalarParent(s: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && (s.charCodeAt(e - 1) === 32 || s.charCodeAt(e - 1) === 13)) e--;
+  if (e > start && (s.charCodeAt(e - 1) === 45 || s.charCodeAt(e - 1) === 43)) e--; // chomping
+  const ind = e - 1;
+  if (ind <= start || (s.charCodeAt(ind) !== 124 && s.charCodeAt(ind) !== 62) || s.charCodeAt(ind - 1) !== 32) return -1;
+  let p = start;
+  while (s.charCodeAt(p) === 32) p++;
+  let dash = -1;
+  while (s.charCodeAt(p) === 45 && s.charCodeAt(p + 1) === 32) {
+    dash = p;
+    p++;
+    while (s.charCodeAt(p) === 32) p++;
+  }
+  if (p === ind) return dash < 0 ? -1 : dash - start;
+  let k = ind;
+  while (s.charCodeAt(k - 1) === 32) k--;
+  // `key:` then the spaces: the key is [p, k - 1), and must start the node (no tab before it)
+  if (s.charCodeAt(k - 1) !== 58 || k - 1 <= p || s.charCodeAt(p) === 9) return -1;
+  return p - start;
 }
 
 /** yaml's parseAllDocuments (without pretty errors), refusing nesting deeper than maxDepth with YamlTooDeep. */

@@ -4,14 +4,14 @@
 // Documents nested deeper than 500 levels are refused before the package reads them; the command line
 // then reads them again on a big stack, up to yaml.v2's 10,000 levels.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { here } from './helpers.js';
 import { cleanError, runBin } from './spawn.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
-import { checkYamlDepth, YamlTooDeep } from '../../src/yaml/yamllib.js';
+import { checkYamlDepth, checkYamlDepthLexed, depthBound, YAML_MAX_DEPTH, YamlTooDeep } from '../../src/yaml/yamllib.js';
 import { Template } from '../../src/template/index.js';
 import { funcSet } from '../../src/funcs/index.js';
 
@@ -69,6 +69,59 @@ describe('the depth measured before the yaml package reads a document', () => {
   it('real Istio charts and ConfigMaps are far below the limit', () => {
     const docs = [readFileSync(CM, 'utf8'), readFileSync(MESH, 'utf8'), readFileSync(DEPLOY, 'utf8')];
     for (const d of docs) expect(depthOf(d)).toBeLessThan(20);
+  });
+});
+
+describe('the bound that lets a document skip the lexer', () => {
+  const lexed = (text: string): number => {
+    for (let max = 0; max < 5000; max++) {
+      try {
+        checkYamlDepthLexed(text, max);
+        return max;
+      } catch (e) {
+        if (!(e instanceof YamlTooDeep)) throw e;
+      }
+    }
+    return Infinity;
+  };
+  const deep = '- - - - - - 1';
+  it.each([
+    ['a map', 'a: 1\nb: 2\n'],
+    ['a block scalar that looks nested', 'a: |\n  - b:\n      - c:\n          - d\n'],
+    ['a sibling key at the column of a block scalar in a list item', `- key: |\n  other:\n    ${deep}\n`],
+    ['a sibling key after an empty block scalar', `a:\n  k: |\n  b:\n    ${deep}\n`],
+    ['an explicit indentation digit', `a:\n  k: |1\n  b:\n    ${deep}\n`],
+    ['a header with a comment', `a: | # c\n  [[[[[[\n  ${deep}\n`],
+    ['a header inside a multi-line quoted scalar', `a: "x\n  k: |\n  "\nb:\n  ${deep}\n`],
+    ['a header inside a flow collection', `a: [\n  k: |\n   ${deep}\n  ]\n`],
+    ['a header inside a single-quoted scalar', `a: 'x\n  k: |\n   ${deep}'\n`],
+    ['block scalars in a list', `a:\n- |\n  [[[[\n- ${deep}\n`],
+    ['compact lists', `- - |\n    [[[[\n  - ${deep}\n`],
+    ['CRLF line ends', `a: |-\r\n  [[[[\r\nb:\r\n  ${deep}\r\n`],
+    ['kept blank lines then a key', `a: >+\n\n  x\n\n\nb: [[[[1]]]]\n`],
+    ['tabs', `a: |\n\t[[[[\n\t${deep}\n\ta: |\n  ${deep}\n`],
+    ['a document that is a block scalar', `--- |\n  [[[[\n---\n${deep}\n`],
+    ['a document marker ends the scalar', `a: |\n  x\n---\n${deep}\n`],
+    ['a text without a final line break', `a: |\n  [[[[\nb: ${'['.repeat(9)}`],
+    ['a header on the last line', `    - - [[1]]\nb: |`],
+    ['a header on the last line, with its break', `    - - [[1]]\nb: |\n`],
+  ])('is at least the depth the lexer reads: %s', (_what, text) => {
+    expect(depthBound(text)).toBeGreaterThanOrEqual(lexed(text));
+  });
+  it('does not count what a block scalar holds', () => {
+    const templates = `data:\n  config: |-\n    templates:\n      sidecar: |\n${'        {{ if .x }}[{{ .y }}]: - - - {{ end }}\n'.repeat(600)}  values: |-\n    {"a": [[[1]]]}\n`;
+    expect(depthBound(templates)).toBeLessThan(20);
+    // the same lines as quoted text are counted
+    expect(depthBound(templates.replace(/: \|-?\n/g, ': "x\n'))).toBeGreaterThan(600);
+  });
+  it('is what keeps the real ConfigMaps from the lexer', () => {
+    const dir = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
+    const files = [CM, ...(dir && existsSync(dir) ? readdirSync(dir).map((v) => join(dir, v, 'istio-sidecar-injector.yaml')).filter(existsSync) : [])];
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const config = (loadYamlDocuments(text, f)[0]!.value as { data: { config: string } }).data.config;
+      for (const t of [text, config]) expect(depthBound(t), f).toBeLessThan(YAML_MAX_DEPTH);
+    }
   });
 });
 

@@ -61,6 +61,16 @@ describe('fast YAML reader', () => {
     ['kept literal at the end of text with no line break', 'a: |+\n  x'],
     ['folded at the end of text with no line break', 'a: >\n  x\n  y'],
     ['nested literal at the end of text with no line break', 't:\n  s: |\n    x\n    ---'],
+    // yaml.v2 (as Go reads them): "g\n", "g\n\n\n", "g h\n", "\n"
+    ['kept literal at the end of text', 'k: |+\n  g\n'],
+    ['kept literal and blank lines at the end of text', 'k: |+\n  g\n\n\n'],
+    ['kept folded at the end of text', 'k: >+\n  g\n  h\n'],
+    ['empty kept literal at the end of text', 'k: |+\n\n'],
+    ['literal with blank lines of more and fewer spaces', 'a: |\n    x\n\n  \n      \n    y\n   \nb: 1\n'],
+    ['literal with deeper lines', 'a: |\n  x\n    y\n  z\nb: |-\n  {{ if .x }}\n    [{{ .y }}]\n  {{ end }}\n'],
+    ['literal with CRLF line ends', 'a: |\r\n  x\r\n\r\n  y\r\nb: 1\r\n'],
+    ['literal before a document marker', 'a: |\n  x\n---\nb: |+\n  y\n\n...\n'],
+    ['literals in a list', '- |\n  x\n- k: |\n    y\n  j: 1\n- - |\n    z\n'],
     ['big ints become float64', 'a: 9007199254740993\nb: 18446744073709551615\nc: -9223372036854775808\n'],
   ];
   for (const [name, text] of cases) {
