@@ -81,7 +81,7 @@ export function checkYamlDepth(source: string, max = yamlMaxDepth()): void {
 }
 
 /** checkYamlDepth by the lexer alone, whatever the bound says. */
-export function checkYamlDepthLexed(source: string, max = YAML_MAX_DEPTH): void {
+export function checkYamlDepthLexed(source: string, max = yamlMaxDepth()): void {
   const lib = yamlLib();
   const cols: number[] = []; // open block collections: column and kind (1 map, 2 sequence)
   const kinds: number[] = [];
