@@ -11,6 +11,7 @@ import { YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBoun
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto, kindName } from './json.js';
 import { GoYamlError } from './emit.js';
+import { indentFlowContinuations } from './flowindent.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { goBytes } from '../template/strconv.js';
@@ -634,10 +635,23 @@ function yamlV2DecodeText(text: string): V2Value {
     if (e instanceof YamlTooDeep) throw new GoYamlError('yaml: ' + e.message);
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);
   }
-  const doc = docs[0];
+  let doc = docs[0];
   if (!doc) return null;
   const syntax = yamlV2SyntaxError(text, doc);
-  if (syntax) throw new GoYamlError(syntax);
+  if (syntax) {
+    // quoted scalars and flow collections continued at a column YAML 1.2 refuses and yaml.v2 takes
+    const reindented = indentFlowContinuations(text);
+    if (reindented?.marker !== undefined) throw new GoYamlError(scannerError(reindented.marker - 1, 'found unexpected document indicator'));
+    let again: Document.Parsed | undefined;
+    try {
+      again = reindented && parseAllDocumentsBounded(reindented.text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false, resolveKnownTags: false })[0];
+    } catch {
+      again = undefined;
+    }
+    if (!reindented || !again || yamlV2SyntaxError(reindented.text, again)) throw new GoYamlError(syntax);
+    doc = again;
+    text = reindented.text;
+  }
   try {
     return decodeYamlNode(doc.contents as YamlNode | null, text);
   } catch (e) {

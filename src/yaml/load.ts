@@ -23,6 +23,7 @@ import { GoJsonError, goJsonUnmarshal } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
+import { indentFlowContinuations } from './flowindent.js';
 import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
 /** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
@@ -165,6 +166,18 @@ function lineColOfBytes(b: Uint8Array, offset: number): Position {
     } else if ((b[i]! & 0xc0) !== 0x80) col++;
   }
   return { line, col };
+}
+
+/** Positions in a text whose lines got `added` spaces in front, as columns of the original text. */
+function unshifted(lc: LineCounter, added: Map<number, number>): LineCounter {
+  return {
+    lineStarts: lc.lineStarts,
+    addNewLine: (offset: number) => lc.addNewLine(offset),
+    linePos(offset: number) {
+      const p = lc.linePos(offset);
+      return { line: p.line, col: Math.max(1, p.col - (added.get(p.line) ?? 0)) };
+    },
+  };
 }
 
 function firstLine(msg: string): string {
@@ -737,10 +750,12 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     if (fast) return fast;
   }
 
-  const lc = new (yamlLib().LineCounter)();
+  let lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
+  const parse = (source: string, counter: LineCounter) =>
+    parseAllDocumentsBounded(source, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: counter, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
   try {
-    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? YAML_MAX_DEPTH);
+    docs = parse(text, lc);
   } catch (e) {
     if (e instanceof YamlTooDeep) {
       const p = e.position(text);
@@ -748,6 +763,23 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     }
     if (e instanceof RangeError) throw new InputError('document nests too deeply', file, 1, 1);
     throw new InputError(firstLine((e as Error).message), file, 1, 1);
+  }
+  // quoted scalars and flow collections continued at a column YAML 1.2 refuses and yaml.v2 takes
+  const reindented = docs.some((d) => d.errors.length > 0) ? indentFlowContinuations(text) : undefined;
+  if (reindented?.marker !== undefined) throw new InputError('found unexpected document indicator', file, reindented.marker, 1);
+  if (reindented) {
+    const lc2 = new (yamlLib().LineCounter)();
+    let again: Document.Parsed[] | undefined;
+    try {
+      again = parse(reindented.text, lc2);
+    } catch {
+      again = undefined;
+    }
+    if (again && again.every((d) => d.errors.length === 0)) {
+      docs = again;
+      text = reindented.text;
+      lc = unshifted(lc2, reindented.added);
+    }
   }
   // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
   const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);

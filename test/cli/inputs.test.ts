@@ -251,3 +251,30 @@ describe('template reads stdin', () => {
     expect(both.stderr).toContain('stdin can be either the template or --data');
   });
 });
+
+describe('YAML as yaml.v2 reads it, on every input path', () => {
+  // a quoted string continued at column 0: YAML 1.2 refuses it, yaml.v2 (kubectl, Helm, istiod) folds it
+  it('a quoted string continued at column 0 is folded, in workloads, values files, the ConfigMap and its data.values, and --data', async () => {
+    const cm = readFileSync(CM, 'utf8');
+    const { p } = tmp({
+      'deploy.yaml': deployment('reviews').replace('        version: v1\n', '        version: "v1\nsecond"\n'),
+      'values.yaml': "global:\n  tag: '1.2\n3'\n",
+      'cm.yaml': cm.replace('  namespace: istio-system\n', '  namespace: istio-system\n  annotations:\n    note: "a\nb"\n').replace('"hub": "docker.io/istio"', '"hub": "docker.io/\n    istio"'),
+      'data.yaml': 'name: "Hello\n  World"\n',
+      'greet.tpl': '{{ .name }}',
+    });
+    const r = await cli('render', '-q', '--injector-configmap', p('cm.yaml'), '--values-file', p('values.yaml'), '-f', p('deploy.yaml'), '--merged');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const pod = parse(r.stdout).spec.template;
+    expect(pod.metadata.labels.version).toBe('v1 second');
+    expect(pod.spec.containers.map((c: { image: string }) => c.image)).toContain('docker.io/ istio/proxyv2:1.2 3');
+    const t = await cli('template', p('greet.tpl'), '--data', p('data.yaml'));
+    expect(t.stdout).toBe('Hello World');
+    // a document marker inside the string stops yaml.v2: the line is named
+    const bad = tmp({ 'v.yaml': 'global:\n  tag: "1\n---\n2"\n' });
+    const stopped = await cli('render', '-q', '--injector-configmap', CM, '--values-file', bad.p('v.yaml'), '-f', p('deploy.yaml'));
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toBe(`sidecar-render: ${bad.p('v.yaml')}:3:1: found unexpected document indicator\n`);
+  });
+});
