@@ -315,7 +315,7 @@ export function holdRequested(values: JsonObject, mesh: JsonObject, annotations:
   const pca = annotations['proxy.istio.io/config'];
   if (pca !== undefined) {
     try {
-      const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml' })[0]?.value as unknown;
+      const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml', duplicateKeys: 'last' })[0]?.value as unknown;
       if (isObject(p as Json)) {
         const h = readBoolish((p as JsonObject).holdApplicationUntilProxyStarts);
         if (h !== undefined) fromMesh = h;
@@ -514,7 +514,7 @@ export class Renderer {
    *  are warnings naming the workload, a wrong type fails it. */
   private checkProxyConfigAnnotation(w: Workload, annotations: Record<string, string>, result: WorkloadResult): void {
     if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !atLeast(this.version, 1, 6)) return;
-    const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`);
+    const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`, { duplicateKeys: 'last' });
     if (!doc) return;
     const problems = validateProxyConfigAnnotation(doc.value, doc, LATEST);
     const err = problems.find((p) => p.severity === 'error');

@@ -19,12 +19,12 @@
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { YAML_MAX_DEPTH, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
-import { GoJsonError, goJsonUnmarshal } from './json.js';
+import { GoJsonError, goJsonUnmarshal, jsonQuote } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { indentFlowContinuations } from './flowindent.js';
-import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
+import { fastParse, firstDuplicateJsonKey, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
 /** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
  *  the position or the file is unknown). */
@@ -65,6 +65,11 @@ export interface LoadOptions {
   maxDepth?: number;
   /** Skip the fast reader (tests compare both paths). */
   noFastPath?: boolean;
+  /** A key written twice in one mapping, YAML or JSON: 'error' (default) at the second, naming the
+   *  first, as kubectl reads manifests (sigs.k8s.io/yaml.UnmarshalStrict); 'last' keeps the last
+   *  written, as sigs.k8s.io/yaml.Unmarshal and encoding/json do (istiod reading its ConfigMap's data
+   *  and annotations, Helm reading values). */
+  duplicateKeys?: 'error' | 'last';
 }
 
 export interface LoadedDocument {
@@ -627,7 +632,23 @@ function jsonTooDeep(text: string, max: number): number {
 /** JSON text that may write a key twice: the YAML reader decides (and names both lines). */
 const MAYBE_DUPLICATE_KEY = Symbol('maybeDuplicateKey');
 
-function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = false): LoadedDocument[] {
+/** 1-based line and column (in characters) of an offset. */
+function charPosition(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const nl = before.lastIndexOf('\n');
+  return { line: before.split('\n').length, col: offset - nl };
+}
+
+/** `(first set at line L)`, with the column when both keys share a line. */
+function firstSet(first: Position, second: Position): string {
+  return first.line === second.line ? ` (first set at line ${first.line}, column ${first.col})` : ` (first set at line ${first.line})`;
+}
+
+/**
+ * JSON text as Go's encoding/json reads it. A key written twice: kept last ('last'), an error naming
+ * both ('error'), or, for text that is only taken to be JSON, left to the YAML reader ('yaml').
+ */
+function loadJson(text: string, file: string, maxDepth: number, keys: 'last' | 'error' | 'yaml'): LoadedDocument[] {
   const deep = jsonTooDeep(text, maxDepth);
   if (deep >= 0) {
     const p = lineColOfBytes(Buffer.from(text.slice(0, deep), 'utf8'), Buffer.byteLength(text.slice(0, deep)));
@@ -644,7 +665,14 @@ function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = fal
     }
     throw e;
   }
-  if (uniqueKeys && jsonKeyBound(text) > keyCount(value)) throw MAYBE_DUPLICATE_KEY;
+  if (keys !== 'last' && jsonKeyBound(text) > keyCount(value)) {
+    if (keys === 'yaml') throw MAYBE_DUPLICATE_KEY;
+    const dup = firstDuplicateJsonKey(text);
+    if (dup) {
+      const at = charPosition(text, dup.offset);
+      throw new InputError(`key ${jsonQuote(dup.key, false)} already set in map${firstSet(charPosition(text, dup.firstOffset), at)}`, file, at.line, at.col);
+    }
+  }
   if (value === null) return [];
   // Positions come from the same text read again (JSON is YAML's flow style), per List item.
   const items = jsonItemRanges(text);
@@ -725,13 +753,14 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
 function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument[] {
   const format = opts.format ?? 'auto';
   const first = text.trimStart()[0];
-  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000);
+  const lastKey = opts.duplicateKeys === 'last';
+  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? 1_000, lastKey ? 'last' : 'error');
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
     if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
-        return loadJson(text, file, opts.maxDepth ?? 1_000, true);
+        return loadJson(text, file, opts.maxDepth ?? 1_000, lastKey ? 'last' : 'yaml');
       } catch (e) {
         if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
@@ -799,11 +828,11 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1, uniqueKeys: true }); // + the scalar at the bottom
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? YAML_MAX_DEPTH) + 1, uniqueKeys: !lastKey }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        const first = e.first?.range ? ` (first set at line ${positionAt(lc, e.first.range[0]).line})` : '';
+        const first = e.first?.range ? firstSet(positionAt(lc, e.first.range[0]), p) : '';
         throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
       }
       if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);

@@ -18,6 +18,8 @@ interface GoAnswer {
   value?: unknown;
   error: string | null;
   strictError: string | null;
+  /** encoding/json's reading, for files that are JSON */
+  json?: unknown;
 }
 
 const answers = readFileSync(dir + 'expected.jsonl', 'utf8')
@@ -52,7 +54,7 @@ describe('raw YAML inputs as yaml.v2 reads them', () => {
       const got = load(a.file);
       if (dupLine && !merge) {
         // an error at the line Go names, which also names the first key's line
-        expect(got.error).toMatch(/key .* already set in map \(first set at line \d+\)/);
+        expect(got.error).toMatch(/key .* already set in map \(first set at line \d+(, column \d+)?\)/);
         expect(got.line).toBe(Number(dupLine[1]));
         return;
       }
@@ -83,6 +85,42 @@ describe('fromYaml on the same text', () => {
       expect(got).toEqual(a.error !== null ? `error: ${a.error}` : a.value);
     });
   }
+});
+
+describe('a key written twice, as each reader reads it', () => {
+  // kubectl (UnmarshalStrict) refuses it, sigs.k8s.io/yaml.Unmarshal (istiod's data and annotations,
+  // Helm's values) and encoding/json keep the last written
+  const dups = answers.filter((a) => a.file.startsWith('dup-'));
+  it('has the cases', () => expect(dups.filter((a) => a.json !== undefined).length).toBeGreaterThan(3));
+  for (const a of dups) {
+    it(a.file, () => {
+      const bytes = readFileSync(dir + a.file);
+      const line = Number(/line (\d+): key/.exec(a.strictError!)![1]);
+      const key = /key (".*") already set/.exec(a.strictError!)![1]!.replace(/\\"/g, '"');
+      // sigs.k8s.io/yaml.Unmarshal, on both readers
+      for (const noFastPath of [false, true]) {
+        expect(JSON.parse(goJson(loadYamlDocuments(bytes, a.file, { duplicateKeys: 'last', noFastPath })[0]!.value))).toEqual(a.value);
+      }
+      if (a.json === undefined) return;
+      // a .json file: encoding/json keeps the last; read as kubectl does, the second key is named
+      const json = a.file.replace(/\.yaml$/, '.json');
+      expect(JSON.parse(goJson(loadYamlDocuments(bytes, json, { duplicateKeys: 'last' })[0]!.value))).toEqual(a.json);
+      let err: unknown;
+      try {
+        loadYamlDocuments(bytes, json);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).line).toBe(line);
+      expect((err as InputError).reason).toMatch(new RegExp(`^key ${key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} already set in map \\(first set at line \\d+(, column \\d+)?\\)$`));
+    });
+  }
+
+  it('names both keys of a one-line JSON object by column', () => {
+    expect(() => loadYamlDocuments('{"a": 1, "b": {"c": 2, "c": 3}}', 'd.json')).toThrow(/^d\.json:1:24: key "c" already set in map \(first set at line 1, column 16\)$/);
+    expect(() => loadYamlDocuments('{"a": 1, "b": {"c": 2, "c": 3}}', 'd.yaml')).toThrow(/^d\.yaml:1:24: key "c" already set in map \(first set at line 1, column 16\)$/);
+  });
 });
 
 describe('quoted scalars and flow collections continued at any column: every reader', () => {

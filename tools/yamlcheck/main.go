@@ -1,7 +1,8 @@
 // Command yamlcheck reads each file named on the command line as sigs.k8s.io/yaml does (Unmarshal into
-// interface{}, and UnmarshalStrict as kubectl reads manifests) and prints one JSON line per file:
+// interface{}, and UnmarshalStrict as kubectl reads manifests), and as encoding/json does when the
+// file is JSON, and prints one JSON line per file:
 //
-//	{"file","value","error","strictError"}
+//	{"file","value","error","strictError","json","jsonError"}
 //
 // so the TypeScript loader can be held to Go's reading of raw bytes: encodings, line breaks,
 // directives, escapes, tags and duplicate keys.
@@ -22,6 +23,9 @@ type result struct {
 	Value       json.RawMessage `json:"value,omitempty"`
 	Error       *string         `json:"error"`
 	StrictError *string         `json:"strictError"`
+	// encoding/json.Unmarshal into interface{}, for files that are valid JSON
+	JSON      json.RawMessage `json:"json,omitempty"`
+	JSONError *string         `json:"jsonError,omitempty"`
 }
 
 func main() {
@@ -45,6 +49,15 @@ func main() {
 		if err := yaml.UnmarshalStrict(b, &strict); err != nil {
 			s := err.Error()
 			r.StrictError = &s
+		}
+		if json.Valid(b) {
+			var j interface{}
+			if err := json.Unmarshal(b, &j); err != nil {
+				s := err.Error()
+				r.JSONError = &s
+			} else {
+				r.JSON, _ = json.Marshal(j)
+			}
 		}
 		if err := enc.Encode(r); err != nil {
 			fmt.Fprintln(os.Stderr, "yamlcheck:", err)

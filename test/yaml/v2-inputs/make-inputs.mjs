@@ -66,6 +66,8 @@ export const cases = {
   'dup-after-alias': utf8('a: &x 1\nb: *x\na: 2\n'),
   'dup-json': utf8('{"a": 1, "b": 2, "a": 3}\n'),
   'dup-json-compact-nested': utf8('{"items":[{"x":1},{"x":1,"y":2,"y":3}]}\n'),
+  'dup-json-multiline': utf8('{\n  "metadata": {\n    "name": "a",\n    "labels": {"app": "x"},\n    "name": "b"\n  }\n}\n'),
+  'dup-json-escaped-key': utf8('{"a\\u0062": 1, "ab": 2}\n'),
   'json-value-starting-with-colon': utf8('{"a":":x","b":{"c":"d:"}}\n'),
   // quoted scalars and flow collections go on at any column, 0 included (libyaml checks no
   // indentation inside them); plain and block scalars do not
