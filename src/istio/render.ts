@@ -39,8 +39,8 @@ import {
   type JsonObject,
 } from './merge.js';
 import { postProcessPod } from './postprocess.js';
-import { decodeGo } from './gostruct.js';
-import { Container } from './kube/core.js';
+import { checkGo, decodeGo, GoJsonError } from './gostruct.js';
+import { Container, Pod } from './kube/core.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from './setvalues.js';
@@ -594,6 +594,14 @@ export class Renderer {
       }
       overlay = true;
       templatePod = strategicMergePod(templatePod, out);
+      // istiod reads the overlay into map[string]interface{} and decodes the merged pod into corev1.Pod
+      // with encoding/json: a value of the wrong type (a number in `command`) fails the injection
+      try {
+        checkGo(Pod, templatePod, { sorted: true });
+      } catch (e) {
+        if (e instanceof GoJsonError) throw new Error(`failed applying injection overlay of template "${r.templates[i]!}": unmarshal patched pod: ${e.message}`);
+        throw e;
+      }
       if (r.native && hasContainer((templatePod.spec as JsonObject).initContainers, PROXY_CONTAINER) && hasContainer((mergedPod.spec as JsonObject).containers, PROXY_CONTAINER)) {
         mergedPod = moveProxyToInit(mergedPod);
       }

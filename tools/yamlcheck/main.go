@@ -6,10 +6,15 @@
 //
 // so the TypeScript loader can be held to Go's reading of raw bytes: encodings, line breaks,
 // directives, escapes, tags and duplicate keys.
+//
+// With -pod-overlay each file is an injection template's output read as istiod reads it: into
+// map[string]interface{} with sigs.k8s.io/yaml, written out by encoding/json, and decoded into a Pod
+// (overlay.go mirrors the Kubernetes types these cases use); one line {"file","error"} per file.
 package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io/ioutil"
 	"os"
@@ -29,9 +34,15 @@ type result struct {
 }
 
 func main() {
+	podOverlay := flag.Bool("pod-overlay", false, "read each file as istiod reads a template's output")
+	flag.Parse()
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetEscapeHTML(false)
-	for _, f := range os.Args[1:] {
+	if *podOverlay {
+		checkOverlays(enc, flag.Args())
+		return
+	}
+	for _, f := range flag.Args() {
 		b, err := ioutil.ReadFile(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "yamlcheck:", err)
