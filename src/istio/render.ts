@@ -24,6 +24,7 @@ import { goJsonMarshal } from '../yaml/json.js';
 import { jsonToYaml } from '../yaml/emit.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { fastParse, Unsupported } from '../yaml/fastload.js';
+import { indentFlowContinuations } from '../yaml/flowindent.js';
 import {
   applyInjectionSpec,
   asDecodedByIstiod,
@@ -811,6 +812,21 @@ function fastSingleDocument(text: string): unknown {
   return undefined;
 }
 
+function parseOutput(text: string): unknown {
+  try {
+    return yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
+  } catch (e) {
+    // a quoted string or flow collection continued at a column YAML 1.2 refuses and yaml.v2 takes
+    const reindented = indentFlowContinuations(text);
+    if (!reindented || reindented.marker !== undefined) throw e;
+    try {
+      return yamlLib().parse(reindented.text, { version: '1.1', uniqueKeys: false });
+    } catch {
+      throw e;
+    }
+  }
+}
+
 /** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */
 export function parseTemplateOutput(text: string, name: string): JsonObject {
   let v: unknown;
@@ -818,7 +834,7 @@ export function parseTemplateOutput(text: string, name: string): JsonObject {
   // yaml package took 40% of render --merged); anything else, and every error, by the yaml package.
   try {
     checkYamlDepth(text);
-    v = fastSingleDocument(text) ?? yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
+    v = fastSingleDocument(text) ?? parseOutput(text);
   } catch (e) {
     // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
     const msg = firstLine(e);

@@ -53,6 +53,14 @@ describe('template output of the wrong type, as istiod decodes it', () => {
     });
   }
 
+  it('an output continued at column 0 is read as yaml.v2 reads it', () => {
+    const r = merged(dir + 'continued-col0.yaml');
+    expect(r.failed).toBe(0);
+    const out = parse(r.text) as { metadata: { annotations: Record<string, string> }; spec: { containers: { name: string; args?: string[] }[] } };
+    expect(out.metadata.annotations.note).toBe('a b');
+    expect(out.spec.containers.find((c) => c.name === 'istio-proxy')!.args).toEqual(['x', 'z']);
+  });
+
   it('the template stage alone still shows the output as written', () => {
     const r = renderRequest({ template: dir + 'args-number.yaml', workloads: pod, istioVersion: parseIstioVersion('1.24') });
     expect(r.failed).toBe(0);
