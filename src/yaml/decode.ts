@@ -462,7 +462,8 @@ function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefin
   }
   const pos = err.pos[0];
   const msg = err.message;
-  if (/Missing closing .?quote/.test(msg)) return 'yaml: found unexpected end of stream';
+  // the scanner reads on to the end of the stream for the closing quote
+  if (/Missing closing .?quote/.test(msg)) return scannerError(line0(text, text.length), 'found unexpected end of stream');
   if (err.code === 'BAD_SCALAR_START') return scannerError(line0(text, pos), 'found character that cannot start any token');
   if (err.code === 'TAB_AS_INDENT') {
     const l = line0(text, pos);
@@ -484,9 +485,35 @@ function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefin
     return scannerError(streamEndLine0(text), "could not find expected ':'");
   }
   if (err.code === 'UNEXPECTED_TOKEN' && /at node end/.test(msg)) {
-    return parserError(line0(text, err.pos[1] ?? pos) , "did not find expected '-' indicator");
+    // text after a node: yaml.v2 wanted the next entry of the block collection that node is in
+    const want = enclosingBlockKind(doc.contents as YamlNode | null, pos) === 'map' ? 'did not find expected key' : "did not find expected '-' indicator";
+    return parserError(line0(text, err.pos[1] ?? pos), want);
   }
   return parserError(line0(text, pos), 'did not find expected key');
+}
+
+/** The kind of block collection holding the last node that ends before offset. */
+function enclosingBlockKind(root: YamlNode | null, offset: number): 'map' | 'seq' | undefined {
+  let best = -1;
+  let kind: 'map' | 'seq' | undefined;
+  const visit = (n: unknown, parent: 'map' | 'seq' | undefined): void => {
+    if (!n || typeof n !== 'object') return;
+    const node = n as YamlNode;
+    const end = node.range?.[1];
+    if (parent && end !== undefined && end <= offset && end >= best) {
+      best = end;
+      kind = parent;
+    }
+    const flow = (node as { flow?: boolean }).flow === true;
+    if (isYamlMap(node)) {
+      for (const p of node.items) {
+        visit(p.key, flow ? parent : 'map');
+        visit(p.value, flow ? parent : 'map');
+      }
+    } else if (isSeq(node)) for (const it of node.items) visit(it, flow ? parent : 'seq');
+  };
+  visit(root, undefined);
+  return kind;
 }
 
 /** A block mapping entry with no key and no '?' (": x") is a parse error in yaml.v2. */
@@ -648,7 +675,10 @@ function yamlV2DecodeText(text: string): V2Value {
     } catch {
       again = undefined;
     }
-    if (!reindented || !again || yamlV2SyntaxError(reindented.text, again)) throw new GoYamlError(syntax);
+    if (!reindented || !again) throw new GoYamlError(syntax);
+    // what is left wrong once the indentation is not is what yaml.v2 stops at (lines are the same)
+    const still = yamlV2SyntaxError(reindented.text, again);
+    if (still) throw new GoYamlError(still);
     doc = again;
     text = reindented.text;
   }

@@ -804,7 +804,8 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     } catch {
       again = undefined;
     }
-    if (again && again.every((d) => d.errors.length === 0)) {
+    // what is left wrong once the indentation is not is what yaml.v2 stops at (lines are the same)
+    if (again) {
       docs = again;
       text = reindented.text;
       lc = unshifted(lc2, reindented.added);
