@@ -12,7 +12,7 @@
 //   loadValuesFile(text, file)          a values file (JSON or YAML) → { values, doc }; valuesFromDocument(doc)
 //   SIDECAR_TEMPLATE = 'sidecar'
 
-import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { InputError, loadYamlDocuments, loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { isObject, type Json, type JsonObject } from './merge.js';
 import { detectIstioVersion, type Detection } from './version.js';
 
@@ -230,8 +230,9 @@ function findInjector(doc: LoadedDocument): InjectorConfigMap | undefined {
 /** A single-document file (--values, --values-file): the values themselves, or an IstioOperator
  *  (its spec.values, as `istioctl install -f` applies them). */
 export function loadValuesFile(source: string, file: string): InjectorValues {
-  // istiod (istioctl's --valuesFile) and Helm (-f) read values with sigs.k8s.io/yaml.Unmarshal
-  const docs = loadYamlDocuments(source, file, { duplicateKeys: 'last' });
+  // istiod (istioctl's --valuesFile) and Helm (-f) read values with sigs.k8s.io/yaml.Unmarshal, which
+  // keeps a key written twice last; istioctl reads an IstioOperator strictly
+  const docs = loadYamlDocumentsByKind(source, file, ['IstioOperator']);
   if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
   const iop = docs[0] && istioOperatorPart(docs[0], 'values');
   return valuesFromDocument(iop === null ? undefined : (iop ?? docs[0]));

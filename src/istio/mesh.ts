@@ -30,7 +30,7 @@ import {
 } from './proto.js';
 import { applyProxyConfig, defaultProxyConfig, proxyModel } from './proxyconfig.js';
 import { atLeast, type IstioVersion } from './version.js';
-import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { istioOperatorPart } from './configmap.js';
 
 export interface MeshModel {
@@ -249,17 +249,9 @@ export function loadMeshDocument(text: string, file: string): LoadedDocument | u
 }
 
 function meshSource(text: string, file: string): { doc: LoadedDocument | undefined; text: string } {
-  let docs: LoadedDocument[];
-  try {
-    docs = loadYamlDocuments(text, file);
-  } catch (e) {
-    // MeshConfig YAML itself is read by istiod's sigs.k8s.io/yaml.Unmarshal, which keeps a key written
-    // twice last; a ConfigMap or IstioOperator, as kubectl reads it, may not write one
-    if (!(e instanceof InputError) || !/already set in map/.test(e.reason)) throw e;
-    docs = loadYamlDocuments(text, file, { duplicateKeys: 'last' });
-    const kinds = docs.map((d) => (d.value as Record<string, unknown> | null)?.kind);
-    if (kinds.includes('ConfigMap') || kinds.includes('IstioOperator')) throw e;
-  }
+  // MeshConfig YAML itself is read by istiod's sigs.k8s.io/yaml.Unmarshal, which keeps a key written
+  // twice last; a ConfigMap (kubectl) or IstioOperator (istioctl) may not write one
+  const docs = loadYamlDocumentsByKind(text, file, ['ConfigMap', 'IstioOperator']);
   if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
   const doc = docs[0];
   if (!doc) return { doc, text };

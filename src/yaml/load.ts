@@ -40,6 +40,9 @@ export class InputError extends Error {
   }
 }
 
+/** A key written twice in one mapping, where the reader refuses that. */
+export class DuplicateKeyError extends InputError {}
+
 export interface Position {
   /** 1-based */
   line: number;
@@ -670,7 +673,7 @@ function loadJson(text: string, file: string, maxDepth: number, keys: 'last' | '
     const dup = firstDuplicateJsonKey(text);
     if (dup) {
       const at = charPosition(text, dup.offset);
-      throw new InputError(`key ${jsonQuote(dup.key, false)} already set in map${firstSet(charPosition(text, dup.firstOffset), at)}`, file, at.line, at.col);
+      throw new DuplicateKeyError(`key ${jsonQuote(dup.key, false)} already set in map${firstSet(charPosition(text, dup.firstOffset), at)}`, file, at.line, at.col);
     }
   }
   if (value === null) return [];
@@ -833,8 +836,8 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        const first = e.first?.range ? firstSet(positionAt(lc, e.first.range[0]), p) : '';
-        throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
+        if (e.first?.range) throw new DuplicateKeyError(e.message.replace(/^yaml: /, '') + firstSet(positionAt(lc, e.first.range[0]), p), file, p.line, p.col);
+        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
       }
       if (e instanceof RangeError) throw new InputError('document nests too deeply', file, start.line, start.col);
       throw e;
@@ -854,6 +857,23 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     out.push(new Located(value, index, file, start, root, lc, text));
   });
   return out;
+}
+
+/**
+ * Documents of a file whose reader depends on what it holds: a key written twice is kept last (as
+ * sigs.k8s.io/yaml.Unmarshal has it), unless a document is of one of `strictKinds`, which kubectl or
+ * istioctl read strictly: then it is an error.
+ */
+export function loadYamlDocumentsByKind(input: string | Uint8Array, file: string, strictKinds: readonly string[], opts: LoadOptions = {}): LoadedDocument[] {
+  try {
+    return loadYamlDocuments(input, file, { ...opts, duplicateKeys: 'error' });
+  } catch (e) {
+    if (!(e instanceof DuplicateKeyError)) throw e;
+    const docs = loadYamlDocuments(input, file, { ...opts, duplicateKeys: 'last' });
+    const kinds = docs.map((d) => (d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) ? (d.value as Record<string, unknown>).kind : undefined));
+    if (kinds.some((k) => typeof k === 'string' && strictKinds.includes(k))) throw e;
+    return docs;
+  }
 }
 
 /** Exactly one document (an empty input is an error too). */

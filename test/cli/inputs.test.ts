@@ -293,7 +293,14 @@ describe('a key written twice: as the program that reads each input does', () =>
       'cm-dup.yaml': cm.replace('  namespace: istio-system\n', '  namespace: istio-system\n  name: again\n'),
       'mesh.yaml': 'defaultConfig:\n  proxyMetadata:\n    FIRST: "1"\ndefaultConfig:\n  proxyMetadata:\n    LAST: "1"\n',
       'mesh-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\nkind: ConfigMap\ndata:\n  mesh: "{}"\n',
+      'iop.yaml': 'apiVersion: install.istio.io/v1alpha1\nkind: IstioOperator\nspec:\n  values:\n    global:\n      tag: "1.0"\n      tag: "2.0"\n',
     });
+    // istioctl reads an IstioOperator strictly, given as --iop or as a values file
+    for (const flag of ['--iop', '--values-file']) {
+      const iop = await cli('render', '-q', '--injector-configmap', CM, flag, p('iop.yaml'), '-f', ex('deployment.yaml'));
+      expect(iop.code).toBe(2);
+      expect(iop.stderr).toMatch(/iop\.yaml:7:7: key "tag" already set in map \(first set at line 6\)\n$/);
+    }
     const json = await cli('render', '-q', '--injector-configmap', CM, '-f', p('deploy.json'));
     expect(json.code).toBe(2);
     expect(json.stdout).toBe('');
