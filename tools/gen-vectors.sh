@@ -32,6 +32,8 @@ done < <(find test/vectors -name '*.jsonl' ! -name '*.expected.jsonl' -print0 | 
   GOPATH="${GORENDER_GOPATH:-/usr/share/gocode}" GO111MODULE=off GOFLAGS= go build -o "$root/tools/yamlcheck/yamlcheck" .
 )
 find test/yaml/v2-inputs -name '*.yaml' -print0 | LC_ALL=C sort -z | xargs -0 tools/yamlcheck/yamlcheck >test/yaml/v2-inputs/expected.jsonl
+# Template outputs as istiod decodes them into a Pod (test/istio/overlay-types.test.ts).
+find test/istio/overlay-types -name '*.yaml' -print0 | LC_ALL=C sort -z | xargs -0 tools/yamlcheck/yamlcheck -pod-overlay >test/istio/overlay-types/expected.jsonl
 
 # Lines that are not well-formed cases, answered by the protocol itself (test/hardening/batch-lines.test.ts).
 "$tool" <test/hardening/batch-lines.jsonl >test/hardening/batch-lines.expected.jsonl

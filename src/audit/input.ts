@@ -74,7 +74,8 @@ export function parseEmbedded(obj: InputObject, field: PathSeg[], what: string):
   for (const seg of field) cur = typeof seg === 'number' ? asArray(cur)[seg] : get(cur, seg);
   if (typeof cur !== 'string') return undefined;
   if (!(obj.locator instanceof DocumentLocator)) return undefined;
-  const doc = obj.locator.doc.embedded([...obj.path, ...field], what);
+  // istiod reads these strings with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
+  const doc = obj.locator.doc.embedded([...obj.path, ...field], what, { duplicateKeys: 'last' });
   if (!doc) return { value: null, locator: obj.locator };
   return { value: doc.value, locator: new DocumentLocator(doc) };
 }

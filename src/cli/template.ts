@@ -76,7 +76,8 @@ export function templateCommand(program: Command): void {
 
 /** Data as Helm reads values: sigs.k8s.io/yaml (YAML 1.1, through JSON, so numbers are float64). */
 function readData(file: string, stdin: string): GoValue {
-  return file === '-' ? (loadYamlDocuments(stdin, '<stdin>')[0]?.value ?? null) : (loadYamlDocuments(readInputText(file), file)[0]?.value ?? null);
+  const opts = { duplicateKeys: 'last' } as const;
+  return file === '-' ? (loadYamlDocuments(stdin, '<stdin>', opts)[0]?.value ?? null) : (loadYamlDocuments(readInputText(file), file, opts)[0]?.value ?? null);
 }
 
 async function batch(): Promise<void> {

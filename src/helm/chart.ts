@@ -171,7 +171,8 @@ function yamlDoc(f: ChartFile, location: string): LoadedDocument | undefined {
   const file = `${location}/${f.name}`;
   const text = f.data.toString('utf8');
   if (text.trim() === '') return undefined;
-  return loadYamlDocument(text, file, { format: 'yaml' });
+  // Helm reads chart files with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
+  return loadYamlDocument(text, file, { format: 'yaml', duplicateKeys: 'last' });
 }
 
 const METADATA_STRINGS = ['name', 'home', 'version', 'description', 'icon', 'apiVersion', 'condition', 'tags', 'appVersion', 'kubeVersion', 'type'];

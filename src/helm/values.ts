@@ -43,10 +43,11 @@ export function mergeMaps(a: GoMap, b: GoMap): GoMap {
   return out;
 }
 
-/** A values file (-f): a YAML mapping, or nothing. */
+/** A values file (-f): a YAML mapping, or nothing. Helm reads it with sigs.k8s.io/yaml.Unmarshal, so a
+ *  key written twice keeps the last. */
 export function readValuesText(text: string, file: string): GoMap {
   if (text.trim() === '') return newMap();
-  const doc = loadYamlDocument(text, file, { format: 'yaml' });
+  const doc = loadYamlDocument(text, file, { format: 'yaml', duplicateKeys: 'last' });
   if (doc.value === null) return newMap();
   if (!istable(doc.value)) throw doc.errorAt([], 'values must be a mapping');
   return doc.value;

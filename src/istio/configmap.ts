@@ -12,7 +12,7 @@
 //   loadValuesFile(text, file)          a values file (JSON or YAML) → { values, doc }; valuesFromDocument(doc)
 //   SIDECAR_TEMPLATE = 'sidecar'
 
-import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { InputError, loadYamlDocuments, loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { isObject, type Json, type JsonObject } from './merge.js';
 import { detectIstioVersion, type Detection } from './version.js';
 
@@ -160,7 +160,7 @@ export function injectorConfigFromDocument(doc: LoadedDocument, source: string):
 export function parseInjectorConfig(source: string, file: string): InjectorConfig {
   let doc: LoadedDocument | undefined;
   try {
-    doc = loadYamlDocuments(source, file, { format: 'yaml' })[0];
+    doc = loadYamlDocuments(source, file, { format: 'yaml', duplicateKeys: 'last' })[0];
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     // a template file is usually not valid YAML at all
@@ -189,13 +189,14 @@ export function injectorFromDocument(doc: LoadedDocument): InjectorConfigMap {
     const name = typeof meta.name === 'string' ? `ConfigMap ${meta.name}` : 'the ConfigMap';
     throw doc.errorAt(data ? ['data'] : [], `${name} has no data.config (the injector config with the templates); is this the istio-sidecar-injector ConfigMap?`, { key: true });
   }
-  const cfgDoc = doc.embedded(['data', 'config'], 'data.config');
+  // istiod reads data.config and data.values with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
+  const cfgDoc = doc.embedded(['data', 'config'], 'data.config', { duplicateKeys: 'last' });
   const source = data.config;
   const config = cfgDoc && looksLikeConfig(cfgDoc.value) ? injectorConfigFromDocument(cfgDoc, source) : parseInjectorConfig(source, doc.file);
   if (Object.keys(config.templates).length === 0) {
     throw (cfgDoc ?? doc).errorAt(cfgDoc ? [] : ['data', 'config'], 'the injector config has no templates (neither `templates` nor `template`)');
   }
-  const values = valuesFromDocument(doc.embedded(['data', 'values'], 'data.values'));
+  const values = valuesFromDocument(doc.embedded(['data', 'values'], 'data.values', { duplicateKeys: 'last' }));
   const detected = detectIstioVersion(source);
   return { config, values: values.values, ...(values.doc ? { valuesDoc: values.doc } : {}), ...(detected ? { detected } : {}) };
 }
@@ -229,7 +230,9 @@ function findInjector(doc: LoadedDocument): InjectorConfigMap | undefined {
 /** A single-document file (--values, --values-file): the values themselves, or an IstioOperator
  *  (its spec.values, as `istioctl install -f` applies them). */
 export function loadValuesFile(source: string, file: string): InjectorValues {
-  const docs = loadYamlDocuments(source, file);
+  // istiod (istioctl's --valuesFile) and Helm (-f) read values with sigs.k8s.io/yaml.Unmarshal, which
+  // keeps a key written twice last; istioctl reads an IstioOperator strictly
+  const docs = loadYamlDocumentsByKind(source, file, ['IstioOperator']);
   if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
   const iop = docs[0] && istioOperatorPart(docs[0], 'values');
   return valuesFromDocument(iop === null ? undefined : (iop ?? docs[0]));

@@ -445,7 +445,8 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   let proxyConfig = opts.mesh.values.get('DefaultConfig') as ProtoStruct;
   const pca = annotations[PROXY_CONFIG_ANNOTATION];
   if (pca !== undefined && atLeast(v, 1, 6)) {
-    const pcDoc = loadYamlDocuments(pca, `${where}: annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml' })[0];
+    // istiod: protomarshal.ApplyYAML, through sigs.k8s.io/yaml.YAMLToJSON (a key written twice keeps the last)
+    const pcDoc = loadYamlDocuments(pca, `${where}: annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml', duplicateKeys: 'last' })[0];
     try {
       proxyConfig = applyProxyConfig(v, proxyConfig, pcDoc?.value ?? {}, {});
     } catch (e) {

@@ -56,6 +56,9 @@ export interface DecodeCtx {
   struct: string;
   /** JSON path of the field, dotted. */
   path: string;
+  /** Object keys are met in sorted order (JSON that json.Marshal wrote from a map), not in the
+   *  struct's field order: the first error reported is the first in that order. */
+  sorted?: boolean;
 }
 
 const codecs = new WeakMap<GoType, Codec>();
@@ -219,6 +222,11 @@ function convert(t: GoType, raw: unknown): GoValue {
   return decodeWith(t, raw, { struct: '', path: '' }, false);
 }
 
+/** Check raw against t, throwing GoJsonError as json.Unmarshal would fail on it. */
+export function checkGo(t: GoType, raw: unknown, opts: { sorted?: boolean } = {}): void {
+  checkValue(t, raw, { struct: t.name.replace(/^\*?[\w]+\./, ''), path: '', sorted: opts.sorted });
+}
+
 /** Check raw against t (throwing GoJsonError like json.Unmarshal), then convert. */
 export function decodeGo(t: GoType, raw: unknown, path = ''): GoValue {
   const ctx: DecodeCtx = { struct: t.name.replace(/^\*?[\w]+\./, ''), path };
@@ -289,16 +297,18 @@ function checkValue(t: GoType, raw: unknown, ctx: DecodeCtx): void {
       return;
     case 'map':
       if (!isObject(raw)) throw mismatch(raw, t, ctx);
-      for (const k of Object.keys(raw)) checkValue(t.elem!, raw[k], { struct: ctx.struct, path: ctx.path });
+      for (const k of ctx.sorted ? Object.keys(raw).sort() : Object.keys(raw)) checkValue(t.elem!, raw[k], { struct: ctx.struct, path: ctx.path, sorted: ctx.sorted });
       return;
     case 'struct': {
       if (!isObject(raw)) throw mismatch(raw, t, ctx);
       const sname = t.name.replace(/^[\w]+\./, '');
-      for (const f of t.fields ?? []) {
+      let fields = t.fields ?? [];
+      if (ctx.sorted) fields = [...fields].sort((a, b) => (a.json < b.json ? -1 : a.json > b.json ? 1 : 0));
+      for (const f of fields) {
         const sub = jsonOf(raw, f);
         if (sub === undefined) continue;
         const p = f.embedded && f.json === '' ? ctx.path : ctx.path === '' ? f.json : `${ctx.path}.${f.json}`;
-        checkValue(f.type, sub, { struct: f.embedded && f.json === '' ? ctx.struct : sname, path: p });
+        checkValue(f.type, sub, { struct: f.embedded && f.json === '' ? ctx.struct : sname, path: p, sorted: ctx.sorted });
       }
       return;
     }

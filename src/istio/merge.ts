@@ -284,31 +284,32 @@ export function moveProxyToInit(pod: JsonObject): JsonObject {
 }
 
 /**
- * The template output as istiod holds it after decoding it into its Kubernetes types: sigs.k8s.io/yaml
- * turns scalars into the declared type (an unquoted `- 15001` in `args` is the string "15001"), and a
- * field the release's Kubernetes API did not have is dropped (`restartPolicy` on a container before the
- * client of Kubernetes 1.28, which Istio took up in 1.19: the old templates' `restartPolicy: Always` on
- * istio-init never reached a pod).
+ * The template output as istiod holds it after decoding it. A 1.5-1.9 SidecarInjectionSpec is decoded
+ * by sigs.k8s.io/yaml into its Kubernetes types, which turns scalars into the declared type (an
+ * unquoted `- 15001` in `args` is the string "15001"). A partial Pod is read into map[string]interface{}
+ * and only reaches corev1.Pod through encoding/json after the merge, where such a number is an error
+ * (render.ts checks that), so its scalars stay as written. Either way a field the release's Kubernetes
+ * API did not have is dropped (`restartPolicy` on a container before the client of Kubernetes 1.28,
+ * which Istio took up in 1.19: the old templates' `restartPolicy: Always` on istio-init never reached a
+ * pod).
  */
 export function asDecodedByIstiod(out: JsonObject, containerRestartPolicy: boolean): JsonObject {
-  const spec = isObject(out.spec) ? out.spec : out; // a partial Pod, or a 1.5-1.9 SidecarInjectionSpec
+  const typed = isInjectionSpec(out);
+  const spec = isObject(out.spec) ? out.spec : out;
   for (const list of ['initContainers', 'containers']) {
     const l = spec[list];
     if (!Array.isArray(l)) continue;
     for (const c of l) {
       if (!isObject(c)) continue;
-      for (const f of ['command', 'args']) {
-        const a = c[f];
-        if (Array.isArray(a)) c[f] = a.map(scalarString);
+      if (typed) {
+        for (const f of ['command', 'args']) {
+          const a = c[f];
+          if (Array.isArray(a)) c[f] = a.map(scalarString);
+        }
+        if (Array.isArray(c.env)) for (const e of c.env) if (isObject(e) && e.value !== undefined && e.value !== null) e.value = scalarString(e.value);
       }
-      if (Array.isArray(c.env)) for (const e of c.env) if (isObject(e) && e.value !== undefined && e.value !== null) e.value = scalarString(e.value);
       if (!containerRestartPolicy) delete c.restartPolicy;
     }
-  }
-  const meta = isObject(out.metadata) ? out.metadata : undefined;
-  for (const m of ['annotations', 'labels']) {
-    const o = meta?.[m];
-    if (isObject(o)) for (const k of Object.keys(o)) if (o[k] !== null) o[k] = scalarString(o[k]!);
   }
   return out;
 }

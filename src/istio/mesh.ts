@@ -30,7 +30,7 @@ import {
 } from './proto.js';
 import { applyProxyConfig, defaultProxyConfig, proxyModel } from './proxyconfig.js';
 import { atLeast, type IstioVersion } from './version.js';
-import { loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { istioOperatorPart } from './configmap.js';
 
 export interface MeshModel {
@@ -249,7 +249,9 @@ export function loadMeshDocument(text: string, file: string): LoadedDocument | u
 }
 
 function meshSource(text: string, file: string): { doc: LoadedDocument | undefined; text: string } {
-  const docs = loadYamlDocuments(text, file);
+  // MeshConfig YAML itself is read by istiod's sigs.k8s.io/yaml.Unmarshal, which keeps a key written
+  // twice last; a ConfigMap (kubectl) or IstioOperator (istioctl) may not write one
+  const docs = loadYamlDocumentsByKind(text, file, ['ConfigMap', 'IstioOperator']);
   if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document, found ${docs.length}`);
   const doc = docs[0];
   if (!doc) return { doc, text };
@@ -257,7 +259,8 @@ function meshSource(text: string, file: string): { doc: LoadedDocument | undefin
   if (v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'ConfigMap') {
     const inner = meshFromConfigMapObject(v);
     if (inner === undefined) throw doc.errorAt(v.data ? ['data'] : [], 'ConfigMap has no data.mesh');
-    return { doc: doc.embedded(['data', 'mesh'], 'data.mesh'), text: inner };
+    // istiod reads data.mesh with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
+    return { doc: doc.embedded(['data', 'mesh'], 'data.mesh', { duplicateKeys: 'last' }), text: inner };
   }
   if (v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'IstioOperator') {
     const part = istioOperatorPart(doc, 'meshConfig');

@@ -24,6 +24,7 @@ import { goJsonMarshal } from '../yaml/json.js';
 import { jsonToYaml } from '../yaml/emit.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { fastParse, Unsupported } from '../yaml/fastload.js';
+import { indentFlowContinuations } from '../yaml/flowindent.js';
 import {
   applyInjectionSpec,
   asDecodedByIstiod,
@@ -39,8 +40,8 @@ import {
   type JsonObject,
 } from './merge.js';
 import { postProcessPod } from './postprocess.js';
-import { decodeGo } from './gostruct.js';
-import { Container } from './kube/core.js';
+import { checkGo, decodeGo, GoJsonError } from './gostruct.js';
+import { Container, Pod } from './kube/core.js';
 import { applyKubeDefaults } from './kube/defaults.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
@@ -316,7 +317,7 @@ export function holdRequested(values: JsonObject, mesh: JsonObject, annotations:
   const pca = annotations['proxy.istio.io/config'];
   if (pca !== undefined) {
     try {
-      const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml' })[0]?.value as unknown;
+      const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml', duplicateKeys: 'last' })[0]?.value as unknown;
       if (isObject(p as Json)) {
         const h = readBoolish((p as JsonObject).holdApplicationUntilProxyStarts);
         if (h !== undefined) fromMesh = h;
@@ -515,7 +516,7 @@ export class Renderer {
    *  are warnings naming the workload, a wrong type fails it. */
   private checkProxyConfigAnnotation(w: Workload, annotations: Record<string, string>, result: WorkloadResult): void {
     if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !atLeast(this.version, 1, 6)) return;
-    const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`);
+    const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`, { duplicateKeys: 'last' });
     if (!doc) return;
     const problems = validateProxyConfigAnnotation(doc.value, doc, LATEST);
     const err = problems.find((p) => p.severity === 'error');
@@ -601,6 +602,14 @@ export class Renderer {
       }
       overlay = true;
       templatePod = strategicMergePod(templatePod, out);
+      // istiod reads the overlay into map[string]interface{} and decodes the merged pod into corev1.Pod
+      // with encoding/json: a value of the wrong type (a number in `command`) fails the injection
+      try {
+        checkGo(Pod, templatePod, { sorted: true });
+      } catch (e) {
+        if (e instanceof GoJsonError) throw new Error(`failed applying injection overlay of template "${r.templates[i]!}": unmarshal patched pod: ${e.message}`);
+        throw e;
+      }
       if (r.native && hasContainer((templatePod.spec as JsonObject).initContainers, PROXY_CONTAINER) && hasContainer((mergedPod.spec as JsonObject).containers, PROXY_CONTAINER)) {
         mergedPod = moveProxyToInit(mergedPod);
       }
@@ -814,6 +823,21 @@ function fastSingleDocument(text: string): unknown {
   return undefined;
 }
 
+function parseOutput(text: string): unknown {
+  try {
+    return yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
+  } catch (e) {
+    // a quoted string or flow collection continued at a column YAML 1.2 refuses and yaml.v2 takes
+    const reindented = indentFlowContinuations(text);
+    if (!reindented || reindented.marker !== undefined) throw e;
+    try {
+      return yamlLib().parse(reindented.text, { version: '1.1', uniqueKeys: false });
+    } catch {
+      throw e;
+    }
+  }
+}
+
 /** The template output as istiod reads it (sigs.k8s.io/yaml into a map). */
 export function parseTemplateOutput(text: string, name: string): JsonObject {
   let v: unknown;
@@ -821,7 +845,7 @@ export function parseTemplateOutput(text: string, name: string): JsonObject {
   // yaml package took 40% of render --merged); anything else, and every error, by the yaml package.
   try {
     checkYamlDepth(text);
-    v = fastSingleDocument(text) ?? yamlLib().parse(text, { version: '1.1', uniqueKeys: false });
+    v = fastSingleDocument(text) ?? parseOutput(text);
   } catch (e) {
     // the yaml package's "MESSAGE at line N, column M:" (and its code excerpt) as "line N, column M: MESSAGE"
     const msg = firstLine(e);

@@ -11,6 +11,7 @@ import { GO_YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, pa
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
 import { goJsonUnmarshalInto, kindName } from './json.js';
 import { GoYamlError } from './emit.js';
+import { indentFlowContinuations } from './flowindent.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
 import { formatFloat } from './strconv.js';
 import { goBytes } from '../template/strconv.js';
@@ -462,7 +463,8 @@ function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefin
   }
   const pos = err.pos[0];
   const msg = err.message;
-  if (/Missing closing .?quote/.test(msg)) return 'yaml: found unexpected end of stream';
+  // the scanner reads on to the end of the stream for the closing quote
+  if (/Missing closing .?quote/.test(msg)) return scannerError(line0(text, text.length), 'found unexpected end of stream');
   if (err.code === 'BAD_SCALAR_START') return scannerError(line0(text, pos), 'found character that cannot start any token');
   if (err.code === 'TAB_AS_INDENT') {
     const l = line0(text, pos);
@@ -484,9 +486,35 @@ function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefin
     return scannerError(streamEndLine0(text), "could not find expected ':'");
   }
   if (err.code === 'UNEXPECTED_TOKEN' && /at node end/.test(msg)) {
-    return parserError(line0(text, err.pos[1] ?? pos) , "did not find expected '-' indicator");
+    // text after a node: yaml.v2 wanted the next entry of the block collection that node is in
+    const want = enclosingBlockKind(doc.contents as YamlNode | null, pos) === 'map' ? 'did not find expected key' : "did not find expected '-' indicator";
+    return parserError(line0(text, err.pos[1] ?? pos), want);
   }
   return parserError(line0(text, pos), 'did not find expected key');
+}
+
+/** The kind of block collection holding the last node that ends before offset. */
+function enclosingBlockKind(root: YamlNode | null, offset: number): 'map' | 'seq' | undefined {
+  let best = -1;
+  let kind: 'map' | 'seq' | undefined;
+  const visit = (n: unknown, parent: 'map' | 'seq' | undefined): void => {
+    if (!n || typeof n !== 'object') return;
+    const node = n as YamlNode;
+    const end = node.range?.[1];
+    if (parent && end !== undefined && end <= offset && end >= best) {
+      best = end;
+      kind = parent;
+    }
+    const flow = (node as { flow?: boolean }).flow === true;
+    if (isYamlMap(node)) {
+      for (const p of node.items) {
+        visit(p.key, flow ? parent : 'map');
+        visit(p.value, flow ? parent : 'map');
+      }
+    } else if (isSeq(node)) for (const it of node.items) visit(it, flow ? parent : 'seq');
+  };
+  visit(root, undefined);
+  return kind;
 }
 
 /** A block mapping entry with no key and no '?' (": x") is a parse error in yaml.v2. */
@@ -635,10 +663,26 @@ function yamlV2DecodeText(text: string): V2Value {
     if (e instanceof YamlTooDeep) throw new GoYamlError(e.limit === GO_YAML_MAX_DEPTH ? e.goMessage(text) : 'yaml: ' + e.message);
     throw new GoYamlError('yaml: ' + (e as Error).message.split('\n')[0]);
   }
-  const doc = docs[0];
+  let doc = docs[0];
   if (!doc) return null;
   const syntax = yamlV2SyntaxError(text, doc);
-  if (syntax) throw new GoYamlError(syntax);
+  if (syntax) {
+    // quoted scalars and flow collections continued at a column YAML 1.2 refuses and yaml.v2 takes
+    const reindented = indentFlowContinuations(text);
+    if (reindented?.marker !== undefined) throw new GoYamlError(scannerError(reindented.marker - 1, 'found unexpected document indicator'));
+    let again: Document.Parsed | undefined;
+    try {
+      again = reindented && parseAllDocumentsBounded(reindented.text, { schema: 'failsafe', uniqueKeys: false, merge: false, prettyErrors: false, strict: false, resolveKnownTags: false })[0];
+    } catch {
+      again = undefined;
+    }
+    if (!reindented || !again) throw new GoYamlError(syntax);
+    // what is left wrong once the indentation is not is what yaml.v2 stops at (lines are the same)
+    const still = yamlV2SyntaxError(reindented.text, again);
+    if (still) throw new GoYamlError(still);
+    doc = again;
+    text = reindented.text;
+  }
   try {
     return decodeYamlNode(doc.contents as YamlNode | null, text);
   } catch (e) {

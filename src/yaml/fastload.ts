@@ -749,6 +749,35 @@ export function jsonKeyBound(text: string): number {
   return n;
 }
 
+/** The first key that well-formed JSON text writes twice in one object: the key, and the offsets of
+ *  both string tokens. */
+export function firstDuplicateJsonKey(text: string): { key: string; offset: number; firstOffset: number } | undefined {
+  const objects: (Map<string, number> | null)[] = []; // null for an array
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      const keys = objects[objects.length - 1];
+      if (keys && keyNext) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        const first = keys.get(key);
+        if (first !== undefined) return { key, offset: i, firstOffset: first };
+        keys.set(key, i);
+        keyNext = false;
+      }
+      i = j;
+    } else if (c === 123) {
+      objects.push(new Map());
+      keyNext = true;
+    } else if (c === 91) objects.push(null);
+    else if (c === 125 || c === 93) objects.pop();
+    else if (c === 44) keyNext = objects[objects.length - 1] != null;
+  }
+  return undefined;
+}
+
 /** The keys of every map in a decoded JSON value. */
 export function keyCount(v: unknown): number {
   let n = 0;

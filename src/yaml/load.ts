@@ -19,12 +19,13 @@
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
-import { GoJsonError, goJsonUnmarshal, jsonTooDeep } from './json.js';
+import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { isStackOverflow, noteStackExhausted, onBigStack } from '../util/stack.js';
 import { formatFloat } from './strconv.js';
-import { fastParse, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
+import { indentFlowContinuations } from './flowindent.js';
+import { fastParse, firstDuplicateJsonKey, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 
 /** A problem with an input. `message` is the whole one-line text `FILE:LINE:COL: reason` (or less, when
  *  the position or the file is unknown). */
@@ -39,6 +40,9 @@ export class InputError extends Error {
     this.name = 'InputError';
   }
 }
+
+/** A key written twice in one mapping, where the reader refuses that. */
+export class DuplicateKeyError extends InputError {}
 
 export interface Position {
   /** 1-based */
@@ -65,6 +69,11 @@ export interface LoadOptions {
   maxDepth?: number;
   /** Skip the fast reader (tests compare both paths). */
   noFastPath?: boolean;
+  /** A key written twice in one mapping, YAML or JSON: 'error' (default) at the second, naming the
+   *  first, as kubectl reads manifests (sigs.k8s.io/yaml.UnmarshalStrict); 'last' keeps the last
+   *  written, as sigs.k8s.io/yaml.Unmarshal and encoding/json do (istiod reading its ConfigMap's data
+   *  and annotations, Helm reading values). */
+  duplicateKeys?: 'error' | 'last';
 }
 
 export interface LoadedDocument {
@@ -166,6 +175,18 @@ function lineColOfBytes(b: Uint8Array, offset: number): Position {
     } else if ((b[i]! & 0xc0) !== 0x80) col++;
   }
   return { line, col };
+}
+
+/** Positions in a text whose lines got `added` spaces in front, as columns of the original text. */
+function unshifted(lc: LineCounter, added: Map<number, number>): LineCounter {
+  return {
+    lineStarts: lc.lineStarts,
+    addNewLine: (offset: number) => lc.addNewLine(offset),
+    linePos(offset: number) {
+      const p = lc.linePos(offset);
+      return { line: p.line, col: Math.max(1, p.col - (added.get(p.line) ?? 0)) };
+    },
+  };
 }
 
 function firstLine(msg: string): string {
@@ -606,7 +627,23 @@ function jsonMaxDepth(): number {
 /** JSON text that may write a key twice: the YAML reader decides (and names both lines). */
 const MAYBE_DUPLICATE_KEY = Symbol('maybeDuplicateKey');
 
-function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = false): LoadedDocument[] {
+/** 1-based line and column (in characters) of an offset. */
+function charPosition(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const nl = before.lastIndexOf('\n');
+  return { line: before.split('\n').length, col: offset - nl };
+}
+
+/** `(first set at line L)`, with the column when both keys share a line. */
+function firstSet(first: Position, second: Position): string {
+  return first.line === second.line ? ` (first set at line ${first.line}, column ${first.col})` : ` (first set at line ${first.line})`;
+}
+
+/**
+ * JSON text as Go's encoding/json reads it. A key written twice: kept last ('last'), an error naming
+ * both ('error'), or, for text that is only taken to be JSON, left to the YAML reader ('yaml').
+ */
+function loadJson(text: string, file: string, maxDepth: number, keys: 'last' | 'error' | 'yaml'): LoadedDocument[] {
   const deep = jsonTooDeep(text, maxDepth);
   if (deep >= 0) {
     // below Go's limit this is the stack's, and the command is worth a run on a big stack
@@ -625,7 +662,14 @@ function loadJson(text: string, file: string, maxDepth: number, uniqueKeys = fal
     }
     throw e;
   }
-  if (uniqueKeys && jsonKeyBound(text) > keyCount(value)) throw MAYBE_DUPLICATE_KEY;
+  if (keys !== 'last' && jsonKeyBound(text) > keyCount(value)) {
+    if (keys === 'yaml') throw MAYBE_DUPLICATE_KEY;
+    const dup = firstDuplicateJsonKey(text);
+    if (dup) {
+      const at = charPosition(text, dup.offset);
+      throw new DuplicateKeyError(`key ${jsonQuote(dup.key, false)} already set in map${firstSet(charPosition(text, dup.firstOffset), at)}`, file, at.line, at.col);
+    }
+  }
   if (value === null) return [];
   // Positions come from the same text read again (JSON is YAML's flow style), per List item.
   const items = jsonItemRanges(text);
@@ -706,13 +750,14 @@ export function loadYamlDocuments(input: string | Uint8Array, file: string, opts
 function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument[] {
   const format = opts.format ?? 'auto';
   const first = text.trimStart()[0];
-  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth());
+  const lastKey = opts.duplicateKeys === 'last';
+  if (format === 'json' || (format === 'auto' && /\.json$/i.test(file))) return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth(), lastKey ? 'last' : 'error');
   if (!opts.noFastPath) {
     // JSON (as kubectl -o json or a chart's values writes it) is read as JSON when it is exactly that;
     // an integer -0 is not (YAML reads it as the integer 0, Go's JSON as the float -0)
     if ((first === '{' || first === '[') && !INTEGER_MINUS_ZERO.test(text) && !V2_ONLY_ESCAPE.test(text)) {
       try {
-        return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth(), true);
+        return loadJson(text, file, opts.maxDepth ?? jsonMaxDepth(), lastKey ? 'last' : 'yaml');
       } catch (e) {
         if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
@@ -731,10 +776,12 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     if (fast) return fast;
   }
 
-  const lc = new (yamlLib().LineCounter)();
+  let lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
+  const parse = (source: string, counter: LineCounter) =>
+    parseAllDocumentsBounded(source, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: counter, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? yamlMaxDepth());
   try {
-    docs = parseAllDocumentsBounded(text, { schema: 'failsafe', uniqueKeys: false, merge: false, lineCounter: lc, prettyErrors: false, resolveKnownTags: false }, opts.maxDepth ?? yamlMaxDepth());
+    docs = parse(text, lc);
   } catch (e) {
     if (e instanceof YamlTooDeep) {
       const p = e.position(text);
@@ -745,6 +792,24 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
       throw new InputError('document nests too deeply', file, 1, 1);
     }
     throw new InputError(firstLine((e as Error).message), file, 1, 1);
+  }
+  // quoted scalars and flow collections continued at a column YAML 1.2 refuses and yaml.v2 takes
+  const reindented = docs.some((d) => d.errors.length > 0) ? indentFlowContinuations(text) : undefined;
+  if (reindented?.marker !== undefined) throw new InputError('found unexpected document indicator', file, reindented.marker, 1);
+  if (reindented) {
+    const lc2 = new (yamlLib().LineCounter)();
+    let again: Document.Parsed[] | undefined;
+    try {
+      again = parse(reindented.text, lc2);
+    } catch {
+      again = undefined;
+    }
+    // what is left wrong once the indentation is not is what yaml.v2 stops at (lines are the same)
+    if (again) {
+      docs = again;
+      text = reindented.text;
+      lc = unshifted(lc2, reindented.added);
+    }
   }
   // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
   const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
@@ -766,12 +831,12 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: true }); // + the scalar at the bottom
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: !lastKey }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        const first = e.first?.range ? ` (first set at line ${positionAt(lc, e.first.range[0]).line})` : '';
-        throw new InputError(e.message.replace(/^yaml: /, '') + first, file, p.line, p.col);
+        if (e.first?.range) throw new DuplicateKeyError(e.message.replace(/^yaml: /, '') + firstSet(positionAt(lc, e.first.range[0]), p), file, p.line, p.col);
+        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
       }
       if (e instanceof RangeError) {
         isStackOverflow(e);
@@ -794,6 +859,23 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     out.push(new Located(value, index, file, start, root, lc, text));
   });
   return out;
+}
+
+/**
+ * Documents of a file whose reader depends on what it holds: a key written twice is kept last (as
+ * sigs.k8s.io/yaml.Unmarshal has it), unless a document is of one of `strictKinds`, which kubectl or
+ * istioctl read strictly: then it is an error.
+ */
+export function loadYamlDocumentsByKind(input: string | Uint8Array, file: string, strictKinds: readonly string[], opts: LoadOptions = {}): LoadedDocument[] {
+  try {
+    return loadYamlDocuments(input, file, { ...opts, duplicateKeys: 'error' });
+  } catch (e) {
+    if (!(e instanceof DuplicateKeyError)) throw e;
+    const docs = loadYamlDocuments(input, file, { ...opts, duplicateKeys: 'last' });
+    const kinds = docs.map((d) => (d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) ? (d.value as Record<string, unknown>).kind : undefined));
+    if (kinds.some((k) => typeof k === 'string' && strictKinds.includes(k))) throw e;
+    return docs;
+  }
 }
 
 /** Exactly one document (an empty input is an error too). */

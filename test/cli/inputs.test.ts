@@ -254,3 +254,89 @@ describe('template reads stdin', () => {
     expect(both.stderr).toContain('stdin can be either the template or --data');
   });
 });
+
+describe('YAML as yaml.v2 reads it, on every input path', () => {
+  // a quoted string continued at column 0: YAML 1.2 refuses it, yaml.v2 (kubectl, Helm, istiod) folds it
+  it('a quoted string continued at column 0 is folded, in workloads, values files, the ConfigMap and its data.values, and --data', async () => {
+    const cm = readFileSync(CM, 'utf8');
+    const { p } = tmp({
+      'deploy.yaml': deployment('reviews').replace('        version: v1\n', '        version: "v1\nsecond"\n'),
+      'values.yaml': "global:\n  tag: '1.2\n3'\n",
+      'cm.yaml': cm.replace('  namespace: istio-system\n', '  namespace: istio-system\n  annotations:\n    note: "a\nb"\n').replace('"hub": "docker.io/istio"', '"hub": "docker.io/\n    istio"'),
+      'data.yaml': 'name: "Hello\n  World"\n',
+      'greet.tpl': '{{ .name }}',
+    });
+    const r = await cli('render', '-q', '--injector-configmap', p('cm.yaml'), '--values-file', p('values.yaml'), '-f', p('deploy.yaml'), '--merged');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const pod = parse(r.stdout).spec.template;
+    expect(pod.metadata.labels.version).toBe('v1 second');
+    expect(pod.spec.containers.map((c: { image: string }) => c.image)).toContain('docker.io/ istio/proxyv2:1.2 3');
+    const t = await cli('template', p('greet.tpl'), '--data', p('data.yaml'));
+    expect(t.stdout).toBe('Hello World');
+    // a document marker inside the string stops yaml.v2: the line is named
+    const bad = tmp({ 'v.yaml': 'global:\n  tag: "1\n---\n2"\n' });
+    const stopped = await cli('render', '-q', '--injector-configmap', CM, '--values-file', bad.p('v.yaml'), '-f', p('deploy.yaml'));
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toBe(`sidecar-render: ${bad.p('v.yaml')}:3:1: found unexpected document indicator\n`);
+  });
+});
+
+describe('a key written twice: as the program that reads each input does', () => {
+  it('kubectl refuses it in manifests, YAML or JSON; istiod and Helm keep the last in values, data.* and annotations', async () => {
+    const cm = readFileSync(CM, 'utf8');
+    const dep = parse(deployment('reviews'));
+    const depJson = JSON.stringify(dep, null, 2).replace('"replicas": 2,', '"replicas": 2,\n    "replicas": 3,');
+    const { p } = tmp({
+      'deploy.json': depJson,
+      'annotated.yaml': deployment('reviews').replace('          proxyMetadata:\n', '          proxyMetadata:\n            FIRST: "1"\n          proxyMetadata:\n'),
+      'values.yaml': 'global:\n  tag: "1.0"\n  tag: "2.0"\n',
+      'values.json': '{"global": {"tag": "1.0", "tag": "3.0"}}',
+      'cm.yaml': cm.replace('"hub": "docker.io/istio",', '"hub": "docker.io/istio",\n      "hub": "last.io/istio",'),
+      'cm-dup.yaml': cm.replace('  namespace: istio-system\n', '  namespace: istio-system\n  name: again\n'),
+      'mesh.yaml': 'defaultConfig:\n  proxyMetadata:\n    FIRST: "1"\ndefaultConfig:\n  proxyMetadata:\n    LAST: "1"\n',
+      'mesh-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\nkind: ConfigMap\ndata:\n  mesh: "{}"\n',
+      'iop.yaml': 'apiVersion: install.istio.io/v1alpha1\nkind: IstioOperator\nspec:\n  values:\n    global:\n      tag: "1.0"\n      tag: "2.0"\n',
+    });
+    // istioctl reads an IstioOperator strictly, given as --iop or as a values file
+    for (const flag of ['--iop', '--values-file']) {
+      const iop = await cli('render', '-q', '--injector-configmap', CM, flag, p('iop.yaml'), '-f', ex('deployment.yaml'));
+      expect(iop.code).toBe(2);
+      expect(iop.stderr).toMatch(/iop\.yaml:7:7: key "tag" already set in map \(first set at line 6\)\n$/);
+    }
+    const json = await cli('render', '-q', '--injector-configmap', CM, '-f', p('deploy.json'));
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(json.stderr).toBe(`sidecar-render: ${p('deploy.json')}:13:5: key "replicas" already set in map (first set at line 12)\n`);
+    const cmDup = await cli('render', '-q', '--injector-configmap', p('cm-dup.yaml'), '-f', ex('deployment.yaml'));
+    expect(cmDup.code).toBe(2);
+    expect(cmDup.stderr).toMatch(/cm-dup\.yaml:9:3: key "name" already set in map \(first set at line 7\)\n$/);
+    const meshCm = await cli('render', '-q', '--injector-configmap', CM, '--mesh', p('mesh-cm.yaml'), '-f', ex('deployment.yaml'));
+    expect(meshCm.code).toBe(2);
+    expect(meshCm.stderr).toMatch(/mesh-cm\.yaml:5:1: key "kind" already set in map \(first set at line 2\)\n$/);
+
+    const images = async (...args: string[]) => {
+      const r = await cli('render', '-q', '--merged', ...args);
+      expect(r.stderr).toBe('');
+      return parse(r.stdout).spec.template.spec.containers.map((c: { image: string }) => c.image) as string[];
+    };
+    expect(await images('--injector-configmap', CM, '--values-file', p('values.yaml'), '-f', ex('deployment.yaml'))).toContain('docker.io/istio/proxyv2:2.0');
+    expect(await images('--injector-configmap', CM, '--values-file', p('values.json'), '-f', ex('deployment.yaml'))).toContain('docker.io/istio/proxyv2:3.0');
+    expect(await images('--injector-configmap', p('cm.yaml'), '-f', ex('deployment.yaml'))).toContain('last.io/istio/proxyv2:1.7.0');
+    const proxyEnv = async (...args: string[]) => {
+      const r = await cli('render', '-q', '--merged', '--injector-configmap', CM, ...args);
+      expect(r.stderr).toBe('');
+      return (parse(r.stdout).spec.template.spec.containers as { name: string; env?: { name: string }[] }[]).find((c) => c.name === 'istio-proxy')!.env!.map((e) => e.name);
+    };
+    const annotated = await proxyEnv('-f', p('annotated.yaml'));
+    expect(annotated).toContain('ISTIO_META_DNS_CAPTURE');
+    expect(annotated).not.toContain('FIRST');
+    const mesh = await proxyEnv('--mesh', p('mesh.yaml'), '-f', ex('deployment.yaml'));
+    expect(mesh).toContain('LAST');
+    expect(mesh).not.toContain('FIRST');
+    // template --data reads data as Helm reads values
+    const data = tmp({ 'd.yaml': 'name: first\nname: last\n', 'd.json': '{"name": "first", "name": "last"}', 't.tpl': '{{ .name }}' });
+    expect((await cli('template', data.p('t.tpl'), '--data', data.p('d.yaml'))).stdout).toBe('last');
+    expect((await cli('template', data.p('t.tpl'), '--data', data.p('d.json'))).stdout).toBe('last');
+  });
+});

@@ -18,6 +18,8 @@ interface GoAnswer {
   value?: unknown;
   error: string | null;
   strictError: string | null;
+  /** encoding/json's reading, for files that are JSON */
+  json?: unknown;
 }
 
 const answers = readFileSync(dir + 'expected.jsonl', 'utf8')
@@ -52,14 +54,14 @@ describe('raw YAML inputs as yaml.v2 reads them', () => {
       const got = load(a.file);
       if (dupLine && !merge) {
         // an error at the line Go names, which also names the first key's line
-        expect(got.error).toMatch(/key .* already set in map \(first set at line \d+\)/);
+        expect(got.error).toMatch(/key .* already set in map \(first set at line \d+(, column \d+)?\)/);
         expect(got.line).toBe(Number(dupLine[1]));
         return;
       }
       if (a.error !== null) {
         expect(got.error, `Go: ${a.error}`).toBeDefined();
         // Go's own words where the reader has no other: escapes and directives
-        const words = /yaml: (found (?:unknown escape character|invalid Unicode character escape code|incompatible YAML document|duplicate %YAML directive))/.exec(a.error);
+        const words = /yaml: (found (?:unknown escape character|invalid Unicode character escape code|incompatible YAML document|duplicate %YAML directive|unexpected document indicator))/.exec(a.error);
         if (words) expect(got.error).toContain(words[1]);
         return;
       }
@@ -83,6 +85,90 @@ describe('fromYaml on the same text', () => {
       expect(got).toEqual(a.error !== null ? `error: ${a.error}` : a.value);
     });
   }
+});
+
+describe('a key written twice, as each reader reads it', () => {
+  // kubectl (UnmarshalStrict) refuses it, sigs.k8s.io/yaml.Unmarshal (istiod's data and annotations,
+  // Helm's values) and encoding/json keep the last written
+  const dups = answers.filter((a) => a.file.startsWith('dup-'));
+  it('has the cases', () => expect(dups.filter((a) => a.json !== undefined).length).toBeGreaterThan(3));
+  for (const a of dups) {
+    it(a.file, () => {
+      const bytes = readFileSync(dir + a.file);
+      const line = Number(/line (\d+): key/.exec(a.strictError!)![1]);
+      const key = /key (".*") already set/.exec(a.strictError!)![1]!.replace(/\\"/g, '"');
+      // sigs.k8s.io/yaml.Unmarshal, on both readers
+      for (const noFastPath of [false, true]) {
+        expect(JSON.parse(goJson(loadYamlDocuments(bytes, a.file, { duplicateKeys: 'last', noFastPath })[0]!.value))).toEqual(a.value);
+      }
+      if (a.json === undefined) return;
+      // a .json file: encoding/json keeps the last; read as kubectl does, the second key is named
+      const json = a.file.replace(/\.yaml$/, '.json');
+      expect(JSON.parse(goJson(loadYamlDocuments(bytes, json, { duplicateKeys: 'last' })[0]!.value))).toEqual(a.json);
+      let err: unknown;
+      try {
+        loadYamlDocuments(bytes, json);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).line).toBe(line);
+      expect((err as InputError).reason).toMatch(new RegExp(`^key ${key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} already set in map \\(first set at line \\d+(, column \\d+)?\\)$`));
+    });
+  }
+
+  it('names both keys of a one-line JSON object by column', () => {
+    expect(() => loadYamlDocuments('{"a": 1, "b": {"c": 2, "c": 3}}', 'd.json')).toThrow(/^d\.json:1:24: key "c" already set in map \(first set at line 1, column 16\)$/);
+    expect(() => loadYamlDocuments('{"a": 1, "b": {"c": 2, "c": 3}}', 'd.yaml')).toThrow(/^d\.yaml:1:24: key "c" already set in map \(first set at line 1, column 16\)$/);
+  });
+});
+
+describe('quoted scalars and flow collections continued at any column: every reader', () => {
+  const cont = answers.filter((a) => a.file.startsWith('cont-'));
+  it('has the cases', () => expect(cont.length).toBeGreaterThan(20));
+  for (const a of cont) {
+    it(a.file, () => {
+      const bytes = readFileSync(dir + a.file);
+      const full = (() => {
+        try {
+          return { value: JSON.parse(goJson(loadYamlDocuments(bytes, a.file, { noFastPath: true })[0]?.value ?? null)) as unknown };
+        } catch (e) {
+          expect(e).toBeInstanceOf(InputError);
+          return { error: (e as InputError).message };
+        }
+      })();
+      const fromYaml = (() => {
+        try {
+          return { value: JSON.parse(goJson(yamlToGo(bytes.toString('utf8')))) as unknown };
+        } catch (e) {
+          return { error: (e as Error).message };
+        }
+      })();
+      if (a.error !== null) {
+        expect(full.error, 'full reader').toBeDefined();
+        expect(fromYaml.error, 'fromYaml').toBeDefined();
+        // a document marker inside a quoted scalar: Go's words and line
+        if (/document indicator/.test(a.error)) {
+          expect(fromYaml.error).toBe(a.error);
+          expect(full.error).toMatch(new RegExp(`^${a.file}:${/line (\d+)/.exec(a.error)![1]}:1: found unexpected document indicator$`));
+        }
+        return;
+      }
+      expect(full.value, 'full reader').toEqual(a.value);
+      expect(fromYaml.value, 'fromYaml').toEqual(a.value);
+    });
+  }
+
+  it('positions on a continued line are those of the file as written', () => {
+    const doc = loadYamlDocuments('a:\n  b: [1,\n2, {c: "x\ny"}, 3]\n  d: "p\nq"\n', 'c.yaml')[0]!;
+    expect(doc.where(['a', 'b', 2, 'c'])).toBe('c.yaml:3:8');
+    expect(doc.where(['a', 'b', 3])).toBe('c.yaml:4:6');
+    expect(doc.where(['a', 'd'])).toBe('c.yaml:5:6');
+  });
+
+  it('a key written twice after a continued line is still named with both lines', () => {
+    expect(() => loadYamlDocuments('a: "x\ny"\nb: [1,\n2]\na: 3\n', 'c.yaml')).toThrow(/^c\.yaml:5:1: key "a" already set in map \(first set at line 1\)$/);
+  });
 });
 
 describe('keys that differ in yaml.v2 and not in JSON', () => {
