@@ -9,7 +9,7 @@
 //   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
 
 import { goJsonMarshal } from '../yaml/json.js';
-import { jsonToYaml } from '../yaml/emit.js';
+import { toYaml } from '../yaml/emit.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError } from './gostruct.js';
@@ -79,10 +79,10 @@ function typedYaml(kind: string, obj: JsonObject, kube: number): string {
     list.items = Array.isArray(obj.items) ? obj.items : null;
     list.kind = 'List';
     list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
-    return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
+    return toYaml(list as unknown as GoValue);
   }
   // a workload is already what its Go type marshals to (typedJson)
-  return jsonToYaml(goJsonMarshal(obj as unknown as GoValue));
+  return toYaml(obj as unknown as GoValue);
 }
 
 function listMeta(m: JsonObject): JsonObject {
