@@ -125,6 +125,40 @@ export function checkYamlDepth(source: string, max = YAML_MAX_DEPTH): void {
  * quarter of the parse): a level needs an opening bracket, or more indentation than its parent (a
  * list in a map may share its indentation, hence twice), or an indicator on the same line.
  */
+/**
+ * A bound on the depth of what the fast reader (fastload.ts, without multiLineFlow) can read from s: it
+ * takes flow collections on one line only, so brackets count per line, not over the whole text (a
+ * dump with `{}` in every item). Its block recursion is bounded as in depthBound.
+ */
+export function fastReaderDepthBound(s: string): number {
+  let maxBrackets = 0;
+  let maxIndent = 0;
+  let maxMarks = 0;
+  let brackets = 0;
+  let indent = 0;
+  let marks = 0;
+  let lineStart = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = marks = brackets = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 || c === 9) {
+        if (++indent > maxIndent) maxIndent = indent;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (c === 91 || c === 123) {
+      if (++brackets > maxBrackets) maxBrackets = brackets;
+    } else if ((c === 45 || c === 63 || c === 58) && ++marks > maxMarks) maxMarks = marks;
+  }
+  return maxBrackets + 2 * (maxIndent + 1) + maxMarks;
+}
+
 function depthBound(s: string): number {
   let brackets = 0;
   let maxIndent = 0;

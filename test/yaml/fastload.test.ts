@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { goJsonMarshal } from '../../src/yaml/json.js';
-import { yamlLib } from '../../src/yaml/yamllib.js';
+import { fastReaderDepthBound, yamlLib } from '../../src/yaml/yamllib.js';
 import { jsonShaped } from '../../src/istio/render.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -148,6 +148,25 @@ describe('flow collections over lines (template output: multiLineFlow)', () => {
     );
     // else the comparison above compared nothing
     expect(read).toBeGreaterThan(100);
+  });
+});
+
+describe('fastReaderDepthBound', () => {
+  const depth = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v as object).map(depth)) : 0);
+  it('bounds the depth of what the fast reader reads', () => {
+    const texts = ['a:\n  b:\n    c: [[[1]], {d: {e: [2]}}]\n', '- - - - x\n', '- a: - \n', 'k: {a: [1, [2, [3, [4]]]]}\nl: [x]\n', 'a:\n- b:\n  - c:\n    - [[{}]]\n'];
+    for (const t of texts) {
+      let v: unknown;
+      try {
+        v = fastParse(t)[0]!.value;
+      } catch {
+        continue;
+      }
+      expect(fastReaderDepthBound(t), t).toBeGreaterThanOrEqual(depth(v));
+    }
+  });
+  it('counts brackets per line: a dump with `{}` in every item stays far below the limit', () => {
+    expect(fastReaderDepthBound('- a: {}\n  b: []\n'.repeat(5000))).toBeLessThan(10);
   });
 });
 
