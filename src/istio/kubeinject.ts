@@ -5,7 +5,7 @@
 // carries the zero values Go writes. Every document is followed by `---`.
 //
 // Public API
-//   splitYamlDocuments(text)              the documents as k8s.io/apimachinery's YAMLReader cuts them
+//   splitYamlDocuments(text) / yamlDocuments(text)  the documents as k8s.io/apimachinery's YAMLReader cuts them (all / one at a time)
 //   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
 
 import { goJsonMarshal } from '../yaml/json.js';
@@ -31,30 +31,40 @@ export interface RawDocument {
  * comment follow (anything else is an error); documents of no bytes at all are dropped.
  */
 export function splitYamlDocuments(text: string, file: string): RawDocument[] {
-  const docs: RawDocument[] = [];
-  let buf = '';
+  return [...yamlDocuments(text, file)];
+}
+
+/**
+ * splitYamlDocuments one document at a time, each cut out of the text when reached (a dump of 20,000
+ * documents is not held twice). The separators are all checked first, so a bad one fails the file
+ * before any of its documents is printed.
+ */
+export function* yamlDocuments(text: string, file: string): Generator<RawDocument> {
+  for (const sep of separators(text)) {
+    const rest = text.slice(sep.at + 3, sep.end).trim();
+    if (rest !== '' && rest[0] !== '#') throw new InputError(`invalid Yaml document separator: ${rest}`, file, sep.line + 1, 1);
+  }
   let start = 0;
+  let line0 = 0;
+  for (const sep of separators(text)) {
+    if (sep.at > start) yield { text: text.slice(start, sep.at), line0 };
+    start = sep.end;
+    line0 = sep.line + 1;
+  }
+  if (start < text.length) yield { text: text.slice(start), line0 };
+}
+
+/** The lines starting with `---`: offset, end (after the line break) and 0-based line number. */
+function* separators(text: string): Generator<{ at: number; end: number; line: number }> {
   let line = 0;
   let pos = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     const end = nl < 0 ? text.length : nl + 1;
-    const l = text.slice(pos, end);
-    if (l.startsWith('---')) {
-      const rest = l.slice(3).trim();
-      if (rest !== '' && rest[0] !== '#') throw new InputError(`invalid Yaml document separator: ${rest}`, file, line + 1, 1);
-      if (buf !== '') docs.push({ text: buf, line0: start });
-      buf = '';
-      start = line + 1;
-    } else {
-      if (buf === '') start = line;
-      buf += l;
-    }
+    if (text.startsWith('---', pos)) yield { at: pos, end, line };
     pos = end;
     line++;
   }
-  if (buf !== '') docs.push({ text: buf, line0: start });
-  return docs;
 }
 
 function kindOf(v: unknown): string {
@@ -151,7 +161,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     results.length = 0;
   }
 
-  for (const raw of splitYamlDocuments(text, file)) {
+  for (const raw of yamlDocuments(text, file)) {
     const lazy = lazyList(raw.text, file, raw.line0, lazyMinBytes);
     if (lazy) {
       // A big List is read, injected and printed one item at a time: its text is the whole List's as
