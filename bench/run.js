@@ -1,14 +1,15 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,audit,golden] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,audit,golden] [--dump=N] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
 // compile of (a); (r) the sidecar template of real Istio ConfigMaps when a folder of them is found,
 // against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000, and
 // with the real 1.24 ConfigMap (six templates) against the same cut to its sidecar template when found; (mem) peak
-// RSS of the CLI on 1,000 vs 10,000 workloads. The Go columns appear when tools/gorender/gorender is
+// RSS of the CLI on 1,000 vs 10,000 workloads; (dump) render, render --merged in both modes and audit of a
+// generated cluster dump (bench/lib/dump.js, 23,000 workloads): wall and CPU time, peak RSS. The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
 
@@ -21,6 +22,7 @@ import { gtjsEngine, gtjsInjectionData } from './lib/gtjs.js';
 import { configMapFolder, istiodStageRun, realCase, releases, sidecarOnly } from './lib/real.js';
 import { haveValgrind } from './lib/cold-count.js';
 import { workloadList } from './lib/workloads.js';
+import { clusterDump, injectTestdata } from './lib/dump.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -436,6 +438,41 @@ if (want('mem')) {
   }
 }
 
+// ---------- a cluster dump: render, render --merged (both modes) and audit ----------
+
+let dumpRuns = null;
+if (want('dump')) {
+  // --dump=N workloads (default 23,000, about 57 MB; --quick 2,300); the real 1.24 ConfigMap when found
+  const n = Number(opt('dump') === undefined || opt('dump') === true ? (quick ? 2300 : 23000) : opt('dump'));
+  const real = configMapFolder(root);
+  const cmDir = real && existsSync(join(real, '1.24.0', 'istio-sidecar-injector.yaml')) ? join(real, '1.24.0') : join(root, 'examples');
+  const file = join(scratch, `dump-${n}.yaml`);
+  console.error(`bench: dump of ${n} workloads against ${cmDir}`);
+  writeFileSync(file, clusterDump(n, 'list', injectTestdata(root)));
+  const inputs = ['--injector-configmap', join(cmDir, 'istio-sidecar-injector.yaml'), '--mesh', join(cmDir, 'istio-mesh.yaml'), '-f', file, '-q'];
+  dumpRuns = { workloads: n, bytes: readFileSync(file).length, configMap: cmDir.startsWith(root) ? 'examples' : 'real 1.24.0', runs: [] };
+  for (const [label, args] of [
+    ['render', ['render']],
+    ['render --merged', ['render', '--merged']],
+    ['render --merged --mode kube-inject', ['render', '--merged', '--mode', 'kube-inject']],
+    ['audit', ['audit']],
+  ]) {
+    console.error(`bench: dump, ${label}`);
+    dumpRuns.runs.push({ label, ...dumpRun(bin, [...args, ...inputs]) });
+  }
+}
+
+/** One cold process, as measuredRun; exit code 1 is a result here (audit's findings), not a failure. */
+function dumpRun(script, args) {
+  const file = join(scratch, `usage-${usageSeq++}.json`);
+  const start = process.hrtime.bigint();
+  const p = spawnSync(process.execPath, ['--import', usagePreload, script, ...args], { stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: file } });
+  const ns = Number(process.hrtime.bigint() - start);
+  if (p.status !== 0 && p.status !== 1) throw new Error(`sidecar-render exited ${p.status}`);
+  const u = JSON.parse(readFileSync(file, 'utf8'));
+  return { ns, cpuNs: (u.user + u.system) * 1000, kib: u.maxRSS };
+}
+
 // ---------- audit and golden at scale (their own scripts; each prints one summary line) ----------
 
 const scaleLines = [];
@@ -516,11 +553,18 @@ if (memory) {
     );
   }
 }
+if (dumpRuns) {
+  console.log('');
+  console.log(`cluster dump: ${dumpRuns.workloads} workloads (${(dumpRuns.bytes / 1e6).toFixed(1)} MB, kind: List), ${dumpRuns.configMap} ConfigMap`);
+  for (const r of dumpRuns.runs) {
+    console.log(`  ${r.label.padEnd(36)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  CPU per workload ${fmtNs(r.cpuNs / dumpRuns.workloads).padStart(8)}  peak RSS ${(r.kib / 1024).toFixed(0)} MiB`);
+  }
+}
 if (scaleLines.length) {
   console.log('');
   for (const l of scaleLines) console.log(l);
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
-  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare }, null, 2) + '\n');
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns }, null, 2) + '\n');
 }

@@ -5,11 +5,11 @@
 // carries the zero values Go writes. Every document is followed by `---`.
 //
 // Public API
-//   splitYamlDocuments(text)              the documents as k8s.io/apimachinery's YAMLReader cuts them
+//   splitYamlDocuments(text) / yamlDocuments(text)  the documents as k8s.io/apimachinery's YAMLReader cuts them (all / one at a time)
 //   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
 
 import { goJsonMarshal } from '../yaml/json.js';
-import { jsonToYaml } from '../yaml/emit.js';
+import { toYaml } from '../yaml/emit.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError } from './gostruct.js';
@@ -17,7 +17,7 @@ import { clone, isObject, type Json, type JsonObject } from './merge.js';
 import { kubeApiMinor } from './postprocess.js';
 import { decodeWorkload, KUBE_INJECT_KINDS } from './kube/workloads.js';
 import { dropZeroCreationTimestamps } from './kube/meta.js';
-import { loadSlice, workloadFromObject } from './workload.js';
+import { lazyList, loadSlice, workloadFromObject } from './workload.js';
 import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
 
 export interface RawDocument {
@@ -31,30 +31,40 @@ export interface RawDocument {
  * comment follow (anything else is an error); documents of no bytes at all are dropped.
  */
 export function splitYamlDocuments(text: string, file: string): RawDocument[] {
-  const docs: RawDocument[] = [];
-  let buf = '';
+  return [...yamlDocuments(text, file)];
+}
+
+/**
+ * splitYamlDocuments one document at a time, each cut out of the text when reached (a dump of 20,000
+ * documents is not held twice). The separators are all checked first, so a bad one fails the file
+ * before any of its documents is printed.
+ */
+export function* yamlDocuments(text: string, file: string): Generator<RawDocument> {
+  for (const sep of separators(text)) {
+    const rest = text.slice(sep.at + 3, sep.end).trim();
+    if (rest !== '' && rest[0] !== '#') throw new InputError(`invalid Yaml document separator: ${rest}`, file, sep.line + 1, 1);
+  }
   let start = 0;
+  let line0 = 0;
+  for (const sep of separators(text)) {
+    if (sep.at > start) yield { text: text.slice(start, sep.at), line0 };
+    start = sep.end;
+    line0 = sep.line + 1;
+  }
+  if (start < text.length) yield { text: text.slice(start), line0 };
+}
+
+/** The lines starting with `---`: offset, end (after the line break) and 0-based line number. */
+function* separators(text: string): Generator<{ at: number; end: number; line: number }> {
   let line = 0;
   let pos = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     const end = nl < 0 ? text.length : nl + 1;
-    const l = text.slice(pos, end);
-    if (l.startsWith('---')) {
-      const rest = l.slice(3).trim();
-      if (rest !== '' && rest[0] !== '#') throw new InputError(`invalid Yaml document separator: ${rest}`, file, line + 1, 1);
-      if (buf !== '') docs.push({ text: buf, line0: start });
-      buf = '';
-      start = line + 1;
-    } else {
-      if (buf === '') start = line;
-      buf += l;
-    }
+    if (text.startsWith('---', pos)) yield { at: pos, end, line };
     pos = end;
     line++;
   }
-  if (buf !== '') docs.push({ text: buf, line0: start });
-  return docs;
 }
 
 function kindOf(v: unknown): string {
@@ -79,10 +89,10 @@ function typedYaml(kind: string, obj: JsonObject, kube: number): string {
     list.items = Array.isArray(obj.items) ? obj.items : null;
     list.kind = 'List';
     list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
-    return jsonToYaml(goJsonMarshal(list as unknown as GoValue));
+    return toYaml(list as unknown as GoValue);
   }
   // a workload is already what its Go type marshals to (typedJson)
-  return jsonToYaml(goJsonMarshal(obj as unknown as GoValue));
+  return toYaml(obj as unknown as GoValue);
 }
 
 function listMeta(m: JsonObject): JsonObject {
@@ -100,7 +110,7 @@ function typedJson(kind: string, obj: JsonObject, kube: number): Json {
   return jsonShaped(v);
 }
 
-export function* kubeInjectStream(renderer: Renderer, text: string, file: string): Generator<RenderEvent, { failed: number; total: number }> {
+export function* kubeInjectStream(renderer: Renderer, text: string, file: string, lazyMinBytes?: number): Generator<RenderEvent, { failed: number; total: number }> {
   const kube = kubeApiMinor(renderer.version);
   let failed = 0;
   let total = 0;
@@ -108,7 +118,8 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
   const results: WorkloadResult[] = [];
 
   // One object: injected (a workload), opened (a List), or as decoded (anything istioctl has a type for).
-  const inject = (v: unknown, doc: LoadedDocument, at: (string | number)[]): Json => {
+  // `where` names an item of a List read piece by piece where the whole List's reader names it (its `-`).
+  const inject = (v: unknown, doc: LoadedDocument, at: (string | number)[], where?: string): Json => {
     const kind = kindOf(v);
     if (kind === 'List') {
       const o = clone(v as JsonObject);
@@ -118,6 +129,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     }
     const w = workloadFromObject(v, doc, at, index++, { strict: true });
     if (!w) return v as Json;
+    if (where !== undefined) w.where = where;
     // A CronJob's pod is its jobTemplate's metadata over the pod template's spec (IntoObject's special case)
     const jobMeta = kind === 'CronJob' ? jobTemplateOf(v as JsonObject)?.metadata : undefined;
     if (kind === 'CronJob') w.pod = { metadata: isObject(jobMeta ?? null) ? jobMeta : {}, spec: w.pod.spec };
@@ -138,7 +150,39 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     return typedJson(kind, r.decision.inject && r.merged ? r.merged : (clone(v as JsonObject) as JsonObject), kube);
   };
 
-  for (const raw of splitYamlDocuments(text, file)) {
+  /** The messages and result events of the workloads injected since the last call. */
+  function* reported(): Generator<RenderEvent> {
+    for (const r of results) {
+      for (const w of r.warnings) yield { type: 'message', text: w };
+      if (r.error !== undefined) yield { type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` };
+      else if (!r.decision.inject) yield { type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` };
+      yield { type: 'result', result: r };
+    }
+    results.length = 0;
+  }
+
+  for (const raw of yamlDocuments(text, file)) {
+    const lazy = lazyList(raw.text, file, raw.line0, lazyMinBytes);
+    if (lazy) {
+      // A big List is read, injected and printed one item at a time: its text is the whole List's as
+      // typedYaml prints it, the items' YAML cut out of a List of one, so memory stays flat.
+      const head = typedYaml('List', { ...(lazy.header.value as JsonObject), items: null }, kube);
+      const at = head.startsWith('items: null\n') ? 0 : head.indexOf('\nitems: null\n') + 1;
+      yield { type: 'text', text: head.slice(0, at) + 'items:\n' };
+      for (const item of lazy.items) {
+        let out: Json;
+        try {
+          out = isInjectKind(kindOf(item.doc.value)) ? inject(item.doc.value, item.doc, [], `${file}:${item.line}:${item.col}`) : (item.doc.value as Json);
+        } catch (e) {
+          if (e instanceof GoJsonError) throw lazy.header.errorAt([], e.message);
+          throw e;
+        }
+        yield* reported();
+        yield { type: 'text', text: toYaml({ items: [out] } as unknown as GoValue).slice('items:\n'.length) };
+      }
+      yield { type: 'text', text: head.slice(at + 'items: null\n'.length) + '---\n' };
+      continue;
+    }
     const docs = loadSlice(raw.text, file, raw.line0, 0);
     const doc = docs[0];
     const kind = doc ? kindOf(doc.value) : '';
@@ -154,12 +198,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
       if (e instanceof GoJsonError) throw doc.errorAt([], e.message);
       throw e;
     }
-    for (const r of results) {
-      for (const w of r.warnings) yield { type: 'message', text: w };
-      if (r.error !== undefined) yield { type: 'message', text: `error: ${r.label} (${r.workload.where}): ${r.error}` };
-      else if (!r.decision.inject) yield { type: 'message', text: `skipped: ${r.label}: ${r.decision.reason}` };
-      yield { type: 'result', result: r };
-    }
+    yield* reported();
     yield { type: 'text', text: typedYaml(kind, out as JsonObject, kube) + '---\n' };
   }
   return { failed, total };

@@ -504,8 +504,9 @@ const PodParts = structType('v1.Pod', [field('ObjectMeta', 'metadata,omitempty',
  * zero values of omitempty fields gone, unknown fields (and fields newer than the release's API) dropped,
  * an unset creationTimestamp as null. Throws GoJsonError where Go's Unmarshal fails.
  */
-export function goRoundTrip(pod: JsonObject, version: IstioVersion): JsonObject {
-  const raw = clone(pod);
+export function goRoundTrip(pod: JsonObject, version: IstioVersion, owned = false): JsonObject {
+  // newer fields are dropped in place: from a copy, unless the caller hands its own over
+  const raw = owned ? pod : clone(pod);
   dropNewerFields(PodParts, raw, kubeApiMinor(version));
   const kube = kubeApiMinor(version);
   const text = goJsonMarshal(decodeGo(PodParts, raw));
@@ -546,6 +547,19 @@ export function applyLegacyFSGroup(pod: JsonObject, ctx: PostProcessContext): vo
 
 /** istiod's postProcessPod (Prometheus merge, probe rewriting, the old fsGroup) and its Go round trip, on a merged pod. */
 export function postProcessPod(pod: JsonObject, ctx: PostProcessContext): JsonObject {
+  try {
+    return goRoundTrip(postProcessed(pod, ctx), ctx.version, true);
+  } catch (e) {
+    // A pod Go cannot decode never reaches istiod (the API server rejects it first); the template stage
+    // renders it anyway, so the merge shows it too, as merged (made again: the round trip took the
+    // first copy), rather than failing late.
+    if (e instanceof GoJsonError) return postProcessed(pod, ctx);
+    throw e;
+  }
+}
+
+/** A copy of the pod with istiod's changes before the round trip. */
+function postProcessed(pod: JsonObject, ctx: PostProcessContext): JsonObject {
   const out = clone(pod);
   if (atLeast(ctx.version, 1, 7)) {
     applyPrometheusMerge(out, ctx.mesh, ctx.version.master === true);
@@ -555,12 +569,5 @@ export function postProcessPod(pod: JsonObject, ctx: PostProcessContext): JsonOb
   }
   applyRewrite(out, ctx);
   applyLegacyFSGroup(out, ctx);
-  try {
-    return goRoundTrip(out, ctx.version);
-  } catch (e) {
-    // A pod Go cannot decode never reaches istiod (the API server rejects it first); the template stage
-    // renders it anyway, so the merge shows it too, as merged, rather than failing late.
-    if (e instanceof GoJsonError) return out;
-    throw e;
-  }
+  return out;
 }

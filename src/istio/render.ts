@@ -21,7 +21,7 @@ import { LimitError, type ExecOptions } from '../template/index.js';
 import type { FuncMap, GoValue } from '../template/value.js';
 import { istioFuncs } from '../funcs/istio.js';
 import { goJsonMarshal } from '../yaml/json.js';
-import { jsonToYaml } from '../yaml/emit.js';
+import { jsonToYaml, toYaml } from '../yaml/emit.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { fastParse, Unsupported } from '../yaml/fastload.js';
 import { indentFlowContinuations } from '../yaml/flowindent.js';
@@ -815,7 +815,7 @@ function applyClusterInfo(pod: JsonObject, values: JsonObject, podLabels: JsonOb
 /** The one document's value when the fast reader reads text whole, else undefined. */
 function fastSingleDocument(text: string): unknown {
   try {
-    const docs = fastParse(text);
+    const docs = fastParse(text, undefined, { multiLineFlow: true });
     if (docs.length === 1 && isObject(docs[0]!.value as Json)) return docs[0]!.value;
   } catch (e) {
     if (!(e instanceof Unsupported || e instanceof RangeError)) throw e;
@@ -1439,8 +1439,9 @@ function ensureNewline(d: string): string {
 }
 
 function emit(v: JsonObject, output: 'yaml' | 'json'): string {
-  const json = goJsonMarshal(v as unknown as GoValue, output === 'json' ? { indent: '  ' } : {});
-  return output === 'json' ? json + '\n' : jsonToYaml(json);
+  if (output === 'json') return goJsonMarshal(v as unknown as GoValue, { indent: '  ' }) + '\n';
+  // sigs.k8s.io/yaml.Marshal: JSONToYAML of json.Marshal's text, without writing the text for plain values
+  return toYaml(v as unknown as GoValue);
 }
 
 function firstLine(e: unknown): string {

@@ -278,18 +278,7 @@ const LAZY_MAX_BYTES = 64 * 1024 * 1024;
  * items, and an `end`.
  */
 function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument | ManifestPiece> {
-  const first = text.trimStart()[0];
-  if (
-    text.length < minBytes ||
-    Buffer.byteLength(text, 'utf8') > LAZY_MAX_BYTES ||
-    /\.json$/i.test(file) ||
-    first === '{' ||
-    first === '[' ||
-    /^(%|\.\.\.(\s|$))/m.test(text) ||
-    /\t/.test(text) ||
-    /(^|[\s[{,:-])[&*][^\s,\]}]/m.test(text) ||
-    text.charCodeAt(0) === 0xfeff
-  ) {
+  if (!lazyReadable(text, file, minBytes)) {
     yield* loadYamlDocuments(text, file);
     return;
   }
@@ -304,37 +293,149 @@ function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): 
   for (let b = 0; b + 1 < bounds.length; b++) {
     const from = bounds[b]!;
     const to = bounds[b + 1]!;
-    const list = blockListItems(text, lines, from, to);
+    const list = pieceList(text, lines, from, to, file, 0);
     if (!list) {
       yield* loadSlice(sliceLines(text, lines, from, to), file, from, 0);
       continue;
     }
-    // the List itself without its items: it must load, and be a List
-    const header = sliceLines(text, lines, from, list.itemsFrom) + sliceLines(text, lines, list.itemsTo, to);
-    let h: LoadedDocument | undefined;
-    try {
-      h = loadSlice(header, file, from, 0)[0];
-    } catch {
-      // report the error where the whole document puts it
-      h = undefined;
-    }
-    if (!h || !isObj(h.value) || typeof h.value.kind !== 'string' || !/List$/.test(h.value.kind) || (h.value.items !== null && h.value.items !== undefined)) {
-      yield* loadSlice(sliceLines(text, lines, from, to), file, from, 0);
-      continue;
-    }
-    yield { type: 'list', header: listHeader(h.value) };
-    for (let k = 0; k < list.items.length; k++) {
-      const a = list.items[k]!;
-      const z = k + 1 < list.items.length ? list.items[k + 1]! : list.itemsTo;
-      const shift = list.dash + 2;
-      let item = '';
-      for (let i = a; i < z; i++) item += lineText(text, lines, i).slice(shift) + '\n';
-      const docs = loadSlice(item, file, a, shift);
-      if (docs.length !== 1) throw new InputError(`List item ${k} is ${docs.length ? 'several documents' : 'empty'}`, file, a + 1, list.dash + 1);
-      yield docs[0]!;
-    }
+    yield { type: 'list', header: listHeader(list.header.value as Record<string, unknown>) };
+    for (const item of list.items) yield item.doc;
     yield { type: 'end' };
   }
+}
+
+/** Whether a text may be read piece by piece without changing its meaning (and is big enough to gain). */
+function lazyReadable(text: string, file: string, minBytes: number): boolean {
+  const first = text.trimStart()[0];
+  return !(
+    text.length < minBytes ||
+    Buffer.byteLength(text, 'utf8') > LAZY_MAX_BYTES ||
+    /\.json$/i.test(file) ||
+    first === '{' ||
+    first === '[' ||
+    /^(%|\.\.\.(\s|$))/m.test(text) ||
+    /\t/.test(text) ||
+    mayHaveAnchors(text) ||
+    text.charCodeAt(0) === 0xfeff
+  );
+}
+
+/** An `&` or `*` where a YAML node may start: an anchor or an alias, or plain text that looks like one. */
+const ANCHOR_AT = /(^|[\s[{,:-])[&*][^\s,\]}]/;
+const QUOTE_OR_MARK = /["'#&*]/;
+/** What may stand before a node's first character on its line (after the indentation). */
+const NODE_START = ' \t\r[{,:-';
+/** A line that ends in a block scalar's header (after its key or `-`); group 1 is what stands before it. */
+const BLOCK_HEADER = /^((?:- +)*(?:[^\s#"'][^#]*?: +)?(?:- +)*)[|>][-+1-9]{0,2}$/;
+
+/**
+ * Whether the text may hold an anchor or an alias, which ties List items together. `&` and `*` inside
+ * quoted scalars, comments and block scalars are text (a cron schedule `"*\/15 * * * *"`, a shell
+ * script's `ls *.yaml`): those lines are skipped. Whatever is not plainly one of these counts as a
+ * possible anchor, so the answer errs on the side of reading whole. (Exported for tests.)
+ */
+export function mayHaveAnchors(text: string): boolean {
+  if (!/[&*]/.test(text)) return false;
+  let blockParent = -1;
+  for (let at = 0; at < text.length; ) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(at, nl);
+    at = nl + 1;
+    let indent = 0;
+    while (line.charCodeAt(indent) === 32) indent++;
+    if (indent === line.length || line[indent] === '\r') continue;
+    if (blockParent >= 0) {
+      // a block scalar's content: every line indented past the node that holds it
+      if (indent > blockParent) continue;
+      blockParent = -1;
+    }
+    const body = line.slice(indent).trimEnd();
+    // the line without its quoted scalars and comment
+    const marked = QUOTE_OR_MARK.test(body);
+    let bare = marked ? '' : body;
+    for (let i = indent; marked && i < line.length; i++) {
+      const c = line[i]!;
+      const starts = i === indent || NODE_START.includes(line[i - 1]!);
+      if ((c === '"' || c === "'") && starts) {
+        let k = i + 1;
+        for (; k < line.length; k++) {
+          if (c === '"' && line[k] === '\\') k++;
+          else if (line[k] === c) {
+            if (c === "'" && line[k + 1] === "'") k++;
+            else break;
+          }
+        }
+        // a quoted scalar over lines: its other lines cannot be told apart here
+        if (k >= line.length) return true;
+        bare += c + c;
+        i = k;
+        continue;
+      }
+      if (c === '#' && (i === indent || line[i - 1] === ' ')) break;
+      bare += c;
+    }
+    bare = bare.trimEnd();
+    if (ANCHOR_AT.test(bare)) return true;
+    const h = '|>-+123456789'.includes(bare[bare.length - 1] ?? ' ') ? BLOCK_HEADER.exec(bare) : null;
+    if (h) {
+      // the node holding the block: the key (or the last `-`) before the header
+      const lead = h[1]!;
+      const key = /[^\s-]/.exec(lead);
+      blockParent = indent + (key ? key.index : Math.max(0, lead.lastIndexOf('-')));
+    }
+  }
+  return false;
+}
+
+/** A block-style List read one item at a time: the List without its items, then each item. */
+export interface LazyList {
+  header: LoadedDocument;
+  /** Each item as a document of its own, with the file line and column of its `-`. */
+  items: Generator<{ doc: LoadedDocument; line: number; col: number }>;
+}
+
+/**
+ * The List in lines [from, to) of text (file line = line0 + index + 1), when its items can be cut apart
+ * line by line and the rest of it reads as a List; else undefined (read the document whole).
+ */
+function pieceList(text: string, lines: number[], from: number, to: number, file: string, line0: number): LazyList | undefined {
+  const list = blockListItems(text, lines, from, to);
+  if (!list) return undefined;
+  // the List itself without its items: it must load, and be a List
+  const header = sliceLines(text, lines, from, list.itemsFrom) + sliceLines(text, lines, list.itemsTo, to);
+  let h: LoadedDocument | undefined;
+  try {
+    h = loadSlice(header, file, line0 + from, 0)[0];
+  } catch {
+    // report the error where the whole document puts it
+    h = undefined;
+  }
+  if (!h || !isObj(h.value) || typeof h.value.kind !== 'string' || !/List$/.test(h.value.kind) || (h.value.items !== null && h.value.items !== undefined)) return undefined;
+  function* items(): Generator<{ doc: LoadedDocument; line: number; col: number }> {
+    for (let k = 0; k < list!.items.length; k++) {
+      const a = list!.items[k]!;
+      const z = k + 1 < list!.items.length ? list!.items[k + 1]! : list!.itemsTo;
+      const shift = list!.dash + 2;
+      let item = '';
+      for (let i = a; i < z; i++) item += lineText(text, lines, i).slice(shift) + '\n';
+      const docs = loadSlice(item, file, line0 + a, shift);
+      if (docs.length !== 1) throw new InputError(`List item ${k} is ${docs.length ? 'several documents' : 'empty'}`, file, line0 + a + 1, list!.dash + 1);
+      yield { doc: docs[0]!, line: line0 + a + 1, col: list!.dash + 1 };
+    }
+  }
+  return { header: h, items: items() };
+}
+
+/**
+ * One document's text (starting at file line line0 + 1) as a List read item by item, when it is a
+ * block-style List big enough to gain and readable piece by piece (as workloadStream reads Lists);
+ * else undefined.
+ */
+export function lazyList(text: string, file: string, line0: number, minBytes = LAZY_MIN_BYTES): LazyList | undefined {
+  if (!lazyReadable(text, file, minBytes)) return undefined;
+  const lines = lineStarts(text);
+  return pieceList(text, lines, 0, lines.length, file, line0);
 }
 
 function lineStarts(text: string): number[] {

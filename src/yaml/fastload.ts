@@ -1,7 +1,7 @@
 // The fast path of input loading (load.ts) for the YAML that `kubectl get -o yaml` and hand-written
 // manifests use: block mappings and sequences, plain and quoted scalars, literal/folded block scalars,
-// one-line flow collections. Anything else (anchors, tags, merge keys, multi-line flow or quoted
-// scalars, complex or non-string keys) throws Unsupported and load.ts uses the full parser. Scalars
+// one-line flow collections (and, when asked, flow collections over lines). Anything else (anchors,
+// tags, merge keys, multi-line quoted scalars, complex or non-string keys) throws Unsupported and load.ts uses the full parser. Scalars
 // resolve as yaml.v2 resolves them (YAML 1.1) and come out as sigs.k8s.io/yaml gives them (float64
 // numbers, null-prototype maps), so both paths yield the same values.
 //
@@ -169,19 +169,19 @@ function plainText(s: string, line: number, continuation = false): string {
 // ---------- flow collections on one line ----------
 
 function flow(s: string, i: number, line: number): [unknown, number] {
+  // a collection spread over lines arrives joined by '\n' (multiLineFlow), which only separates tokens
   const skip = (j: number): number => {
-    while (s[j] === ' ') j++;
+    while (s[j] === ' ' || s[j] === '\n') j++;
     return j;
   };
   const scalar = (j: number, inMap: boolean): [unknown, number, boolean] => {
     j = skip(j);
     const c = s[j];
-    if (c === '"') {
-      const [v, k] = doubleQuoted(s, j, line);
-      return [v, k, true];
-    }
-    if (c === "'") {
-      const [v, k] = singleQuoted(s, j, line);
+    if (c === '"' || c === "'") {
+      const [v, k] = c === '"' ? doubleQuoted(s, j, line) : singleQuoted(s, j, line);
+      // a quoted scalar folded over lines is left to the full parser
+      const nl = s.indexOf('\n', j);
+      if (nl >= 0 && nl < k) throw new Unsupported(line, 'multi-line quoted scalar in flow');
       return [v, k, true];
     }
     if (c === '[' || c === '{') {
@@ -197,6 +197,7 @@ function flow(s: string, i: number, line: number): [unknown, number] {
       k++;
     }
     const t = s.slice(j, k).trim();
+    if (t.includes('\n')) throw new Unsupported(line, 'multi-line plain scalar in flow');
     if (t !== '' && '&*!|>%@`'.includes(t[0]!)) throw new Unsupported(line, 'flow indicator');
     if (t.includes(': ')) throw new Unsupported(line, 'colon in flow scalar');
     return [resolvePlain(t, line), k, false];
@@ -207,7 +208,9 @@ function flow(s: string, i: number, line: number): [unknown, number] {
       j = skip(j + 1);
       if (s[j] === ']') return [arr, j + 1];
       for (;;) {
-        const [v, k] = scalar(j, false);
+        const [v, k, quoted] = scalar(j, false);
+        // `[1,,2]`: an entry with no node, which yaml.v2 refuses
+        if (!quoted && v === null && s.slice(j, k).trim() === '') throw new Unsupported(line, 'empty flow sequence entry');
         j = skip(k);
         if (s[j] === ':') throw new Unsupported(line, 'pair in flow sequence');
         arr.push(v);
@@ -463,6 +466,57 @@ class Reader {
 
   itemRecord?: { startLine: number; endLine: number }[];
   positions?: Positions;
+  /** Read flow collections spread over lines (see fastParse). */
+  multiLineFlow = false;
+
+  /**
+   * A flow collection that starts on the current (consumed) line: that line alone when the collection
+   * closes there, else its lines up to the one that closes it, joined by '\n' and consumed. Only the
+   * plain case is taken: lines indented past the parent (the closing bracket may stand at the parent's
+   * column, as Istio's templates write `annotations: {` ... `}`), no comments, no scalar over two
+   * lines; the full parser reads everything else.
+   */
+  private flowText(first: string, no: number, indent: number): string {
+    let depth = 0;
+    let text = first;
+    let s = first;
+    let at = this.index();
+    for (;;) {
+      for (let i = 0; i < s.length; i++) {
+        const c = s[i];
+        if (c === '"' || c === "'") {
+          // quotes close on their line (flow() checks the rest)
+          let k = i + 1;
+          while (k < s.length && s[k] !== c) k += c === '"' && s[k] === '\\' ? 2 : 1;
+          if (k >= s.length) throw new Unsupported(no, 'multi-line quoted scalar in flow');
+          i = k;
+        } else if (c === '[' || c === '{') depth++;
+        else if (c === ']' || c === '}') depth--;
+        else if (c === '#') {
+          if (at === this.index()) return first;
+          throw new Unsupported(no, 'comment in multi-line flow');
+        }
+        if (depth === 0) {
+          if (at !== this.index()) this.seek(at);
+          return text;
+        }
+      }
+      const l = this.raw(at);
+      if (!l || l.text.includes('#')) throw new Unsupported(no, 'multi-line flow collection');
+      at++;
+      // a blank line between two tokens separates them like any other break (inside a scalar, which
+      // flow() declines, it would be a line feed)
+      if (l.text === '') {
+        text += '\n';
+        s = '';
+        continue;
+      }
+      const closing = l.text[0] === ']' || l.text[0] === '}';
+      if (!(l.indent > indent || (closing && l.indent >= indent && indent >= 0))) throw new Unsupported(l.no, 'flow collection not indented past its parent');
+      s = l.text.trimEnd();
+      text += '\n' + s;
+    }
+  }
   private lastBlock?: [number, number];
 
   /** The first line with content after line `no` (for positions only). */
@@ -484,8 +538,9 @@ class Reader {
       if (!restIsEmpty(s, j)) throw new Unsupported(no, 'text after quoted scalar');
       v = q;
     } else if (c === '[' || c === '{') {
-      const [f, j] = flow(s, 0, no);
-      if (!restIsEmpty(s, j)) throw new Unsupported(no, 'text after flow collection');
+      const text = this.multiLineFlow ? this.flowText(s, no, indent) : s;
+      const [f, j] = flow(text, 0, no);
+      if (!restIsEmpty(text, j)) throw new Unsupported(no, 'text after flow collection');
       v = f;
     } else {
       if (c === '-' && (s[1] === ' ' || s.length === 1)) throw new Unsupported(no, 'sequence as a mapping value on one line');
@@ -683,8 +738,12 @@ function findColon(t: string, no: number): number {
   return -1;
 }
 
-/** Split text into documents and read each; throws Unsupported for what it does not handle. */
-export function fastParse(text: string, positions?: Positions): FastDoc[] {
+/**
+ * Split text into documents and read each; throws Unsupported for what it does not handle. With
+ * multiLineFlow, flow collections spread over lines are read too (template output); input files keep
+ * them for the full parser, whose positions inside them error messages use.
+ */
+export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean } = {}): FastDoc[] {
   if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');
   const lines = new LineTable(text);
   if (lines.get(0).text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
@@ -704,6 +763,7 @@ export function fastParse(text: string, positions?: Positions): FastDoc[] {
     const items: { startLine: number; endLine: number }[] = [];
     r.itemRecord = items;
     r.positions = positions;
+    r.multiLineFlow = opts.multiLineFlow === true;
     let value: unknown;
     if (first.indent !== 0 && !isSeqItem(first.text)) throw new Unsupported(first.no, 'indented document');
     const single = first.text[0] === '"' || first.text[0] === "'" || first.text[0] === '[' || first.text[0] === '{' || (!isSeqItem(first.text) && findColon(first.text, first.no) < 0);

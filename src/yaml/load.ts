@@ -17,7 +17,7 @@
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
-import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
+import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../template/value.js';
 import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from './json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
@@ -762,9 +762,12 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
         if (!(e instanceof InputError) && e !== MAYBE_DUPLICATE_KEY) throw e;
       }
     }
-    // the fast reader recurses per level too
+    // The fast reader recurses per level too. When its bound is below the limit (checkYamlDepth may
+    // count one level more than there is) what it reads cannot be too deep, and what it declines the
+    // full parser checks: the whole-text check is needed only above it.
     try {
-      checkYamlDepth(text, opts.maxDepth ?? yamlMaxDepth());
+      const max = opts.maxDepth ?? yamlMaxDepth();
+      if (fastReaderDepthBound(text) >= max) checkYamlDepth(text, max);
     } catch (e) {
       if (e instanceof YamlTooDeep) {
         const p = e.position(text);

@@ -149,6 +149,40 @@ export function checkYamlDepthLexed(source: string, max = yamlMaxDepth()): void 
 }
 
 /**
+ * A bound on the depth of what the fast reader (fastload.ts, without multiLineFlow) can read from s: it
+ * takes flow collections on one line only, so brackets count per line, not over the whole text (a
+ * dump with `{}` in every item). Its block recursion is bounded as in depthBound.
+ */
+export function fastReaderDepthBound(s: string): number {
+  let maxBrackets = 0;
+  let maxIndent = 0;
+  let maxMarks = 0;
+  let brackets = 0;
+  let indent = 0;
+  let marks = 0;
+  let lineStart = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = marks = brackets = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 || c === 9) {
+        if (++indent > maxIndent) maxIndent = indent;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (c === 91 || c === 123) {
+      if (++brackets > maxBrackets) maxBrackets = brackets;
+    } else if ((c === 45 || c === 63 || c === 58) && ++marks > maxMarks) maxMarks = marks;
+  }
+  return maxBrackets + 2 * (maxIndent + 1) + maxMarks;
+}
+
+/**
  * A bound on the nesting depth read in one pass over the characters (the lexer costs as much as a
  * quarter of the parse): a level needs an opening bracket, or more indentation than its parent (a
  * list in a map may share its indentation, hence twice), or an indicator on the same line. The lines

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workloadStream, workloadsFromText, type Workload } from '../../src/istio/workload.js';
-import { renderRequest, renderStream } from '../../src/istio/render.js';
+import { mayHaveAnchors, workloadStream, workloadsFromText, type Workload } from '../../src/istio/workload.js';
+import { Renderer, renderInputs, renderRequest, renderStream } from '../../src/istio/render.js';
+import { kubeInjectStream } from '../../src/istio/kubeinject.js';
 import { cli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,6 +69,9 @@ const inputs: Record<string, string> = {
   'documents': Array.from({ length: 6 }, (_, i) => deployment(i)).join('---\n'),
   'documents with Lists': `${deployment(0)}---\n${list(4, '')}---\n# only a comment\n---\n${deployment(9)}`,
   'List with anchors (read whole)': list(3, '').replace('image: "registry/app:0"', 'image: &img "registry/app:0"').replace('image: "registry/app:2"', 'image: *img'),
+  'List with a cron schedule and a shell script (read item by item)': list(3, '')
+    .replace('    name: web-1\n', '    name: web-1\n    schedule: "*/15 * * * *"\n')
+    .replace('          args: ["--port", "801"]\n', '          args:\n          - |\n            ls *.yaml &\n            wait\n          - \'it\'\'s &x\'\n'),
 };
 
 describe('workloadStream reads the workloads the whole-file reader reads', () => {
@@ -79,6 +83,13 @@ describe('workloadStream reads the workloads the whole-file reader reads', () =>
       expect(view(lazy)).toEqual(view(whole));
     });
   }
+
+  it('reads a List with `*` and `&` in quoted scalars, comments and block scalars item by item, and one with anchors whole', () => {
+    const no = ['schedule: "*/15 * * * *"\n', "schedule: '*/5 * * * *' # every *5*\n", 'script: |\n  ls *.yaml && echo a &\n  for f in *; do :; done\nb: 1\n', '- command:\n  - |\n    kill -TERM *\n  name: x\n', "a: 'it''s &x'\nb: \"\\\" *\"\n", 'a: b*c\nd: e&f\n'];
+    const yes = ['a: &x 1\nb: *x\n', '- &a\n  k: v\n', 'a: [1, *x]\n', 'a: {k: &z v}\n', 'a: |\n  *x\nb: *y\n', '- k: |\n    ls *\n  j: *y\n', "a: 'x'\nb: *c\n", '? &k a\n: 1\n', 'a:\n- b: >-\n    x *\n- *c\n', "a: 'it''s' &x\n", 'a: "open\n  quote *"\n'];
+    for (const t of no) expect(mayHaveAnchors(t), t).toBe(false);
+    for (const t of yes) expect(mayHaveAnchors(t), t).toBe(true);
+  });
 
   it('errors name the same file:line:col', () => {
     const cases = [
@@ -157,5 +168,41 @@ describe('renderStream', () => {
     expect(written.stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toBe(printed.stdout);
     expect(printed.stdout).toBe(renderRequest({ injectorConfigMap: cm, mesh, workloads: big }).text);
+  });
+});
+
+describe('kube-inject --merged reads a big List item by item', () => {
+  const req = { injectorConfigMap: ex('istio-sidecar-injector.yaml'), mesh: ex('istio-mesh.yaml'), workloads: 'w.yaml', mode: 'kube-inject' as const, merged: true };
+  const renderer = new Renderer(renderInputs(req), req);
+  renderer.prepare();
+  function run(text: string, lazyMinBytes: number) {
+    const events = [...kubeInjectStream(renderer, text, 'w.yaml', lazyMinBytes)];
+    const pick = (t: string) => events.filter((e) => e.type === t).map((e) => ('text' in e ? e.text : ''));
+    return { text: pick('text').join(''), messages: pick('message'), results: events.filter((e) => e.type === 'result').length, textEvents: pick('text').length };
+  }
+  const service = '- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n  spec:\n    ports:\n    - port: 80\n';
+  const refused = deployment(90, '  ').replace('name: web-90', 'name: refused').replace('annotations:\n', 'annotations:\n          traffic.sidecar.istio.io/excludeOutboundPorts: "abc"\n');
+  const skipped = deployment(91, '  ').replace('name: web-91', 'name: skipped').replace('annotations:\n', 'annotations:\n          sidecar.istio.io/inject: "false"\n');
+  const inputs: Record<string, string> = {
+    'a kubectl List, with a Service, a refused and a skipped workload in it': list(6, '').replace('items:\n', `items:\n${service}- ${refused}- ${skipped}`),
+    'an indented List without apiVersion, between other documents': `kind: ConfigMap\nmetadata:\n  name: c\n---\n${list(4, '  ').replace('apiVersion: v1\n', '')}---\n${deployment(7)}`,
+    'a List whose metadata has fields': list(3, '').replace('resourceVersion: ""', 'resourceVersion: "12"\n  continue: abc'),
+  };
+  for (const [what, text] of Object.entries(inputs)) {
+    it(`prints ${what} as the whole-List reader does`, () => {
+      const piece = run(text, 0);
+      const whole = run(text, Infinity);
+      expect(piece.results).toBeGreaterThan(2);
+      expect(piece.text).toBe(whole.text);
+      expect(piece.messages).toEqual(whole.messages);
+      expect(piece.results).toBe(whole.results);
+      // item by item: a text event per item, not one for the whole List
+      expect(piece.textEvents).toBeGreaterThan(whole.textEvents);
+    });
+  }
+  it('names a failing item where the whole-List reader names it', () => {
+    const text = list(6, '').replace('items:\n', `items:\n${service}- ${refused}`);
+    const m = run(text, 0).messages.find((x) => x.startsWith('error: Deployment team-0/refused'));
+    expect(m).toMatch(/\(w\.yaml:10:1\): invalid value 'abc' for annotation/);
   });
 });

@@ -70,6 +70,17 @@ const ctx = (over: Partial<PostProcessContext> = {}): PostProcessContext => ({
   ...over,
 });
 
+describe('postProcessPod of a pod Go cannot decode', () => {
+  it('is the pod as merged, with none of the round trip\'s changes (not even the fields it drops first)', () => {
+    const pod: JsonObject = { metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 5, restartPolicy: 'Always', bogus: 'x' }] } };
+    const out = plain(postProcessPod(pod, ctx({ version: v('1.18') })));
+    expect(out.spec.containers[0]).toEqual({ name: 'app', image: 5, restartPolicy: 'Always', bogus: 'x' });
+    expect(() => goRoundTrip(pod, v('1.18'))).toThrow(/cannot unmarshal number/);
+    // and the pod given is left as it was
+    expect((pod.spec as { containers: JsonObject[] }).containers[0]!.restartPolicy).toBe('Always');
+  });
+});
+
 const proxy = (env: JsonObject[] = []): JsonObject => ({ name: 'istio-proxy', image: 'proxy', env });
 const envOf = (out: JsonObject, name: string) =>
   (plain(out).spec.containers.find((c: { name: string }) => c.name === 'istio-proxy').env ?? []).find((e: { name: string }) => e.name === name)?.value;

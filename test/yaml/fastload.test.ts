@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { goJsonMarshal } from '../../src/yaml/json.js';
+import { fastReaderDepthBound, yamlLib } from '../../src/yaml/yamllib.js';
+import { jsonShaped } from '../../src/istio/render.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const roots = ['test/audit/fixtures', 'test/audit/corpus', 'examples'].map((d) => join(repo, d));
@@ -108,6 +110,73 @@ describe('fast YAML reader', () => {
     const text = '---\na: 1\n---\n# nothing\n---\nb: [1]\n';
     const f = loadYamlDocuments(text, 'x.yaml').map((d) => [d.index, d.start.line]);
     expect(f).toEqual(loadYamlDocuments(text, 'x.yaml', { noFastPath: true }).map((d) => [d.index, d.start.line]));
+  });
+});
+
+describe('flow collections over lines (template output: multiLineFlow)', () => {
+  // what parseTemplateOutput's full path gives: the yaml package in YAML 1.1 mode
+  const full = (text: string): string => json(jsonShaped(yamlLib().parse(text, { version: '1.1', uniqueKeys: false })));
+  const fast = (text: string): string | undefined => {
+    try {
+      return json(jsonShaped(fastParse(text, undefined, { multiLineFlow: true })[0]!.value));
+    } catch (e) {
+      expect(e).toBeInstanceOf(Unsupported);
+      return undefined;
+    }
+  };
+  it('reads the annotations map Istio templates write, as the full parser does', () => {
+    const text = 'metadata:\n  annotations: {\n    istio.io/rev: "default",\n    kubectl.kubernetes.io/default-container: "app",\n    \n  }\nspec:\n  a: [\n    1,\n    x\n  ]\n';
+    expect(fast(text)).toBe('{"metadata":{"annotations":{"istio.io/rev":"default","kubectl.kubernetes.io/default-container":"app"}},"spec":{"a":[1,"x"]}}');
+    expect(fast(text)).toBe(full(text));
+  });
+  it('declines what it does not take: comments, scalars over lines, too little indentation', () => {
+    for (const t of ['a: {\n  x: 1, # c\n}\n', 'a: {\n  x: "p\n  q"}\n', 'a: {\n  x: p\n  q}\n', 'b:\n  a: {\n  x: 1}\n', 'b:\n  a: {\n    x: 1\n }\n', 'a: {\n  x: 1\n', 'a: {\n  x: 1}\n  y: 2\n']) {
+      expect(fast(t), t).toBeUndefined();
+    }
+    // input files keep them for the full parser (positions inside them)
+    expect(() => fastParse('a: {\n  x: 1\n}\n')).toThrow(Unsupported);
+  });
+  it('reads random flow collections over lines as the full parser does, or declines them', () => {
+    const scalar = fc.constantFrom('1', 'x', 'yes', '~', '0x1f', '"q, [r]"', "'it''s'", '"a\\tb"', '[]', '{}', '[1, y]', '{k: v}', '1.5', '"#x"', 'a-b.c/d', '');
+    const key = fc.constantFrom('a', 'k.io/x', '"q"', 'on', '1');
+    const gap = fc.array(fc.constantFrom('', ' ', '    '), { maxLength: 2 }).map((bs) => bs.map((b) => `${b}\n`).join(''));
+    const entry = fc.tuple(gap, fc.integer({ min: 0, max: 6 }), key, scalar, fc.boolean(), fc.constantFrom('', '  '));
+    const doc = fc.tuple(fc.integer({ min: 0, max: 4 }), fc.boolean(), fc.array(entry, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 6 }), fc.boolean());
+    let read = 0;
+    fc.assert(
+      fc.property(doc, ([indent, map, entries, close, trailingComma]) => {
+        const pad = ' '.repeat(indent);
+        const lines = entries.map(([g, i, k, v, comma, trail], n) => `${g}${' '.repeat(i)}${map ? `${k}: ${v}` : v}${comma || n < entries.length - 1 ? ',' : ''}${trail}`);
+        const body = `${map ? '{' : '['}\n${lines.join('\n')}${trailingComma ? ',' : ''}\n${' '.repeat(close)}${map ? '}' : ']'}`;
+        const text = `top:\n${pad}key: ${body}\n${pad}next: 1\n`;
+        const f = fast(text);
+        if (f === undefined) return;
+        read++;
+        expect(f, text).toBe(full(text));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+    // else the comparison above compared nothing
+    expect(read).toBeGreaterThan(100);
+  });
+});
+
+describe('fastReaderDepthBound', () => {
+  const depth = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v as object).map(depth)) : 0);
+  it('bounds the depth of what the fast reader reads', () => {
+    const texts = ['a:\n  b:\n    c: [[[1]], {d: {e: [2]}}]\n', '- - - - x\n', '- a: - \n', 'k: {a: [1, [2, [3, [4]]]]}\nl: [x]\n', 'a:\n- b:\n  - c:\n    - [[{}]]\n'];
+    for (const t of texts) {
+      let v: unknown;
+      try {
+        v = fastParse(t)[0]!.value;
+      } catch {
+        continue;
+      }
+      expect(fastReaderDepthBound(t), t).toBeGreaterThanOrEqual(depth(v));
+    }
+  });
+  it('counts brackets per line: a dump with `{}` in every item stays far below the limit', () => {
+    expect(fastReaderDepthBound('- a: {}\n  b: []\n'.repeat(5000))).toBeLessThan(10);
   });
 });
 
