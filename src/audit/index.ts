@@ -19,7 +19,7 @@ import {
   valuesFromFile,
   type IstioConfig,
 } from './context.js';
-import { loadObjects, type InputObject, type InputText } from './input.js';
+import { loadObjects, streamObjects, type InputObject, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
 import { RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
@@ -88,6 +88,9 @@ export interface AuditOptions {
   rules?: string[];
   /** Never these rule ids (an unknown id is an InputError listing the rules). */
   disable?: string[];
+  /** Keep each judged workload for AuditResult.subjects (default true); false keeps only findings, so
+   *  memory does not grow with the number of workloads. */
+  keepSubjects?: boolean;
   /** Called while workloads are judged (for progress on big dumps). */
   onProgress?: (event: { phase: 'parsed' | 'judging' | 'done'; done: number; total: number; objects: number }) => void;
 }
@@ -104,8 +107,10 @@ export interface AuditResult {
   /** Warnings for stderr, one line each: --values leaving out what the templates read, ignore
    *  annotations without a reason or naming an unknown rule (file:line:col). */
   notes: string[];
-  /** Every workload judged, in input order. */
+  /** Every workload judged, in input order (empty with keepSubjects: false). */
   subjects: Subject[];
+  /** How many workloads were judged. */
+  judged: number;
   /** Objects read (List items counted one by one). */
   objects: number;
 }
@@ -291,6 +296,16 @@ function representativeWorkload(): Workload {
   };
 }
 
+/** The evidence's values alone: lazy evidence holds its workload's parsed object until read, and
+ *  findings outlive the workload they are about. */
+function settled(e: Evidence): Evidence {
+  const out: Evidence = { path: e.path };
+  if (e.file !== undefined) out.file = e.file;
+  if (e.line !== undefined) out.line = e.line;
+  if (e.col !== undefined) out.col = e.col;
+  return out;
+}
+
 /** file:line:col of the evidence; else of the workload it is about (a flag, a default); else its path. */
 export function location(e: Evidence, w?: Workload): string {
   if (e.file && e.line) return `${e.file}:${e.line}:${e.col ?? 1}`;
@@ -307,37 +322,60 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
           throw new InputError(`--kube-version: cannot read "${options.kubeVersion}" (expected e.g. 1.29)`);
         })())
       : options.kubeVersion;
-  const objects = loadObjects(inputs.map(inputText));
-  const config = overlay(configFromObjects(objects), configFromFlags(options));
+  // First pass: only what judging any workload needs from the whole input (the Istio configuration,
+  // Namespace labels, which workloads exist); each object is dropped once looked at.
+  const texts = inputs.map(inputText);
+  const configObjects: InputObject[] = [];
+  const namespaces = new Map<string, Record<string, string>>();
+  const present = new Set<string>();
+  const owners: JsonObject[] = [];
+  let objectCount = 0;
+  let workloadCount = 0;
+  for (const o of streamObjects(texts)) {
+    objectCount++;
+    if (isMeshConfigMap(o.value) || isInjectorConfigMap(o.value) || isIstioOperator(o.value)) configObjects.push(o);
+    if (get(o.value, 'kind') === 'Namespace') namespaces.set(String(getIn(o.value, ['metadata', 'name']) ?? ''), asStringMap(getIn(o.value, ['metadata', 'labels'])));
+    const w = toWorkload(o);
+    if (!w) continue;
+    workloadCount++;
+    present.add(workloadId(w.kind, w.namespace, w.name));
+    const refs = getIn(o.value, ['metadata', 'ownerReferences']);
+    if (refs !== undefined) owners.push({ metadata: { namespace: getIn(o.value, ['metadata', 'namespace']), ownerReferences: refs } } as JsonObject);
+  }
+  const config = overlay(configFromObjects(configObjects), configFromFlags(options));
   const notes: string[] = [];
   const templatesText = getIn(config.injector?.object, ['data', 'config']);
   if (config.valuesReplace && config.values && config.injector?.values && typeof templatesText === 'string') {
     const w = replacedValuesWarning([templatesText], config.injector.values.value as IstioJsonObject, config.values.value as IstioJsonObject, config.values.origin.replace(/^--values /, ''));
     if (w) notes.push(w);
   }
-
-  const namespaces = new Map<string, Record<string, string>>();
-  for (const o of objects) {
-    if (get(o.value, 'kind') === 'Namespace') namespaces.set(String(getIn(o.value, ['metadata', 'name']) ?? ''), asStringMap(getIn(o.value, ['metadata', 'labels'])));
+  const total = workloadCount - owners.filter((o) => ownedByPresent(o, present)).length;
+  const representative = total === 0 && !!(config.injector || config.values || config.mesh);
+  /** Second pass: the workloads judged, in input order, each parsed again and dropped once judged. */
+  function* judged(): Generator<Workload> {
+    if (representative) {
+      yield representativeWorkload();
+      return;
+    }
+    for (const o of streamObjects(texts)) {
+      const w = toWorkload(o);
+      if (w && !ownedByPresent(w.object.value, present)) yield w;
+    }
   }
-  let workloads: Workload[] = [];
-  for (const o of objects) {
-    const w = toWorkload(o);
-    if (w) workloads.push(w);
-  }
-  const present = new Set(workloads.map((w) => workloadId(w.kind, w.namespace, w.name)));
-  workloads = workloads.filter((w) => !ownedByPresent(w.object.value, present));
-  if (workloads.length === 0 && (config.injector || config.values || config.mesh)) workloads.push(representativeWorkload());
 
   const inject = options.inject === null ? undefined : (options.inject ?? defaultInject);
   const rules = selectRules(options);
   const progress = options.onProgress;
-  progress?.({ phase: 'parsed', done: 0, total: workloads.length, objects: objects.length });
+  const workloadsTotal = representative ? 1 : total;
+  progress?.({ phase: 'parsed', done: 0, total: workloadsTotal, objects: objectCount });
 
   const findings: Finding[] = [];
   const ignored: AuditResult['ignored'] = [];
   const subjects: Subject[] = [];
-  workloads.forEach((w, i) => {
+  const keep = options.keepSubjects !== false;
+  let i = -1;
+  for (const w of judged()) {
+    i++;
     const ignores = ignoresOf(w, notes);
     const s = buildSubject(w, {
       config,
@@ -346,7 +384,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       nativeSidecars: options.nativeSidecars,
       injectable: wouldInject(w, namespaces.size ? namespaces : undefined),
     });
-    subjects.push(s);
+    if (keep) subjects.push(s);
     const mine: Finding[] = [];
     const seen = new Set<string>();
     for (const rule of rules) {
@@ -363,7 +401,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
         const key = `${finding.rule}\0${finding.container}\0${finding.message}`;
         if (seen.has(key)) return;
         seen.add(key);
-        evidenceOf.set(finding, f.evidence);
+        evidenceOf.set(finding, settled(f.evidence));
         mine.push(finding);
       });
     }
@@ -373,10 +411,10 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       if (reason === undefined) findings.push(f);
       else ignored.push({ ...f, reason });
     }
-    if (progress && (i + 1) % 500 === 0) progress({ phase: 'judging', done: i + 1, total: workloads.length, objects: objects.length });
-  });
-  progress?.({ phase: 'done', done: workloads.length, total: workloads.length, objects: objects.length });
-  return { assumptions: describeAssumptions(config, kubeVersion, options), findings, ignored, notes, subjects, objects: objects.length };
+    if (progress && (i + 1) % 500 === 0) progress({ phase: 'judging', done: i + 1, total: workloadsTotal, objects: objectCount });
+  }
+  progress?.({ phase: 'done', done: workloadsTotal, total: workloadsTotal, objects: objectCount });
+  return { assumptions: describeAssumptions(config, kubeVersion, options), findings, ignored, notes, subjects, judged: i + 1, objects: objectCount };
 }
 
 export { evidenceOf } from './types.js';

@@ -4,6 +4,7 @@
 // gives them to Kubernetes, positions found lazily.
 
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { lazyDocuments } from '../istio/workload.js';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
 
 export { InputError };
@@ -50,6 +51,38 @@ export function loadObjects(inputs: InputText[]): InputObject[] {
     }
   }
   return out;
+}
+
+/**
+ * The objects loadObjects gives, one at a time: a big block-style List or multi-document file is
+ * parsed piece by piece (as render reads it), so a cluster dump is never held parsed whole. Small or
+ * unusual inputs (anchors, flow style, JSON) are parsed whole, as loadObjects does.
+ */
+export function* streamObjects(inputs: InputText[]): Generator<InputObject> {
+  for (const input of inputs) {
+    let inList = 0;
+    for (const d of lazyDocuments(input.text, input.name)) {
+      if (!('positionOf' in d)) {
+        // a List opened piece by piece, or its end: its items come in between
+        if (d.type === 'list') inList++;
+        else if (d.type === 'end') inList--;
+        continue;
+      }
+      const out: InputObject[] = [];
+      const value = d.value as unknown;
+      const locator = new DocumentLocator(d);
+      if (inList > 0) {
+        // a List item: one that is not an object is skipped, as loadObjects skips it
+        if (isObject(value)) pushObject(out, value, locator, []);
+      } else if (Array.isArray(value)) {
+        value.forEach((v, i) => isObject(v) && pushObject(out, v, locator, [i]));
+      } else {
+        if (!isObject(value)) throw d.errorAt([], 'expected a Kubernetes object (a mapping with kind), got ' + describe(value));
+        pushObject(out, value, locator, []);
+      }
+      yield* out;
+    }
+  }
 }
 
 function pushObject(out: InputObject[], value: JsonObject, locator: Locator, path: PathSeg[]): void {

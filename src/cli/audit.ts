@@ -136,6 +136,7 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
       kubeVersion: inputsFlags.kubeVersion,
       nativeSidecars: nativeSidecarsOption(inputsFlags.nativeSidecars),
       inject: flags.model ? null : undefined,
+      keepSubjects: !!flags.timeline,
       disable: flags.disable.flatMap((d) => d.split(',').map((x) => x.trim()).filter(Boolean)),
       onProgress: showProgress
         ? (e) => {
@@ -166,7 +167,7 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
     const findings = result.findings;
     if (flags.output === 'json') out(formatJson(findings));
     else if (flags.output === 'sarif') out(formatSarif(findings));
-    else out(formatText(findings, { color, workloads: result.subjects.length }));
+    else out(formatText(findings, { color, workloads: result.judged }));
     return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof InputError || e instanceof SyntaxError) {

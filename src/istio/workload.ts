@@ -277,7 +277,7 @@ const LAZY_MAX_BYTES = 64 * 1024 * 1024;
  * loaded whole, as before. A block List read item by item comes as its fields (a `list` piece), its
  * items, and an `end`.
  */
-function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument | ManifestPiece> {
+export function* lazyDocuments(text: string, file: string, minBytes = LAZY_MIN_BYTES): Generator<LoadedDocument | ManifestPiece> {
   if (!lazyReadable(text, file, minBytes)) {
     yield* loadYamlDocuments(text, file);
     return;
