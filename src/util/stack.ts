@@ -1,5 +1,5 @@
-// Go's stacks grow to 1 GB, so text/template parses and runs any nesting its own limits allow (10,000
-// nested parentheses, 100,000 nested template calls, yaml.v2's 10,000 levels). A JavaScript thread's
+// Go's stacks grow to 1 GB, so text/template parses and runs any nesting its own limits allow (tens of
+// thousands of nested parentheses or ifs, 100,000 nested template calls, yaml.v2's 10,000 levels). A JavaScript thread's
 // stack is about 1 MB: the parser, the executor, the printers and the YAML reader recurse, and run out
 // far sooner. Where they run out they throw a clean error and note it here; the command line then runs
 // the whole command again on a worker thread with a stack of BIG_STACK_MB, where the same code reaches

@@ -151,35 +151,10 @@ export function checkYamlDepthLexed(source: string, max = yamlMaxDepth()): void 
 /**
  * A bound on the depth of what the fast reader (fastload.ts, without multiLineFlow) can read from s: it
  * takes flow collections on one line only, so brackets count per line, not over the whole text (a
- * dump with `{}` in every item). Its block recursion is bounded as in depthBound.
+ * dump with `{}` in every item).
  */
 export function fastReaderDepthBound(s: string): number {
-  let maxBrackets = 0;
-  let maxIndent = 0;
-  let maxMarks = 0;
-  let brackets = 0;
-  let indent = 0;
-  let marks = 0;
-  let lineStart = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 10) {
-      lineStart = true;
-      indent = marks = brackets = 0;
-      continue;
-    }
-    if (lineStart) {
-      if (c === 32 || c === 9) {
-        if (++indent > maxIndent) maxIndent = indent;
-        continue;
-      }
-      lineStart = false;
-    }
-    if (c === 91 || c === 123) {
-      if (++brackets > maxBrackets) maxBrackets = brackets;
-    } else if ((c === 45 || c === 63 || c === 58) && ++marks > maxMarks) maxMarks = marks;
-  }
-  return maxBrackets + 2 * (maxIndent + 1) + maxMarks;
+  return depthBound(s, true);
 }
 
 /**
@@ -190,8 +165,9 @@ export function fastReaderDepthBound(s: string): number {
  * of `{{`, and counting those sent every real ConfigMap through the lexer (and loaded the `yaml`
  * package for it) to find a depth of six.
  */
-export function depthBound(s: string): number {
+export function depthBound(s: string, bracketsPerLine = false): number {
   let brackets = 0;
+  let lineBrackets = 0; // the most opened on one line
   let maxIndent = 0;
   let maxMarks = 0;
   let open = 0; // brackets not closed yet: a `|` inside a flow collection starts no block scalar
@@ -202,15 +178,17 @@ export function depthBound(s: string): number {
     while (j < end && (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9)) j++;
     if (j - i > maxIndent) maxIndent = j - i;
     let marks = 0;
+    let opened = 0;
     let plain = true; // no quote, bracket or `#` on the line that could hide a `|` from the reader
     for (let k = j; k < end; k++) {
       const c = s.charCodeAt(k);
-      if (c === 91 || c === 123) brackets++, open++, (plain = false);
+      if (c === 91 || c === 123) brackets++, opened++, open++, (plain = false);
       else if (c === 93 || c === 125) (open = open > 0 ? open - 1 : 0), (plain = false);
       else if (c === 45 || c === 63 || c === 58) {
         if (++marks > maxMarks) maxMarks = marks;
       } else if (c === 34 || c === 39 || c === 35) plain = false;
     }
+    if (opened > lineBrackets) lineBrackets = opened;
     const parent = plain && open === 0 ? blockScalarParent(s, i, end) : -1;
     i = end + 1;
     if (parent < 0 || i >= s.length) continue;
@@ -230,7 +208,7 @@ export function depthBound(s: string): number {
     lines.exec(s);
     i = lines.lastIndex;
   }
-  return brackets + 2 * (maxIndent + 1) + maxMarks;
+  return (bracketsPerLine ? lineBrackets : brackets) + 2 * (maxIndent + 1) + maxMarks;
 }
 
 const contentCache = new Map<number, RegExp>();

@@ -178,6 +178,10 @@ describe('fastReaderDepthBound', () => {
   it('counts brackets per line: a dump with `{}` in every item stays far below the limit', () => {
     expect(fastReaderDepthBound('- a: {}\n  b: []\n'.repeat(5000))).toBeLessThan(10);
   });
+  it('steps over block scalars, and still counts the brackets of one line', () => {
+    expect(fastReaderDepthBound(`a: |\n  ${'['.repeat(600)}\n`)).toBeLessThan(10);
+    expect(fastReaderDepthBound(`a: ${'['.repeat(600)}${']'.repeat(600)}\n`)).toBeGreaterThanOrEqual(600);
+  });
 });
 
 describe('JSON given as YAML (a chart\'s data.values, a JSON proxy.istio.io/config)', () => {
