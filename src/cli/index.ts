@@ -4,7 +4,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
-import { clearStackExhausted, isStackOverflow, onBigStack, stackExhausted } from '../util/stack.js';
+import { clearStackExhausted, isStackOverflow, onBigStack, setLibraryBigStack, stackExhausted } from '../util/stack.js';
 import { HeldOutput, runOnBigStack, writeChunks } from './bigstack.js';
 import { resetStdin, stdinRead, stdinStreamed } from './stdin.js';
 
@@ -70,6 +70,8 @@ function exitQuietlyOnBrokenPipe(): void {
 export async function main(argv: string[], stdin?: string): Promise<number> {
   exitQuietlyOnBrokenPipe();
   resetStdin(stdin);
+  // the command is repeated whole on a big stack below; the library must not repeat its calls one by one
+  setLibraryBigStack(false);
   if (onBigStack()) return run(argv);
   clearStackExhausted();
   const held = new HeldOutput();

@@ -2,7 +2,7 @@
 // with funcMap(...) and add your own with def(name, goSignature, impl).
 
 import { funcMap, type FuncMap } from '../template/value.js';
-import { executingTemplate, type Template } from '../template/index.js';
+import { executingTemplate, markFuncSet, type Template } from '../template/index.js';
 import { sprigFuncs } from './sprig/index.js';
 import { helmFuncs } from './helm.js';
 import { istioFuncs } from './istio.js';
@@ -25,6 +25,13 @@ export interface FuncSetOptions {
 
 /** The functions of a named set, on top of Go's builtins (which every template has). */
 export function funcSet(name: FuncSetName, opts: FuncSetOptions = {}): FuncMap {
+  const t = opts.template;
+  // marked, so that a set using them can be built again on a big stack (template/index.ts)
+  return markFuncSet(buildFuncSet(name, opts, () => t), name, opts);
+}
+
+/** funcSet, with the template include and tpl run against given as a function of its own (resolved when they run). */
+export function buildFuncSet(name: FuncSetName, opts: FuncSetOptions, bound: () => Template | undefined): FuncMap {
   const common = { env: opts.env ?? {}, ...(opts.now ? { now: opts.now } : {}), ...(opts.random ? { random: opts.random } : {}) };
   switch (name) {
     case 'builtin':
@@ -32,13 +39,12 @@ export function funcSet(name: FuncSetName, opts: FuncSetOptions = {}): FuncMap {
     case 'sprig':
       return sprigFuncs(common);
     case 'helm': {
-      const t = opts.template;
       return helmFuncs({
         ...common,
         strict: opts.strict ?? false,
         // without a bound set, include and tpl use the template executing them
         template: () => {
-          const set = t ?? executingTemplate();
+          const set = bound() ?? executingTemplate();
           if (!set) throw new Error('helm functions include and tpl run only while a template executes');
           return set;
         },
