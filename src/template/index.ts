@@ -365,9 +365,13 @@ type BigStackRequest =
 type BigStackAnswer = { output: string } | { trees: Array<[string, boolean]> } | { error: SentError };
 
 const BIG_STACK_SCRIPT = builtModule(import.meta.url, './bigstack.js');
-/** How long a big-stack call may take: module loading, then the call (its own timeoutMs, when given, bounds the run). */
+/**
+ * How long a big-stack call may take. Go's deep cases take a second or two there; what runs far longer
+ * is endless recursion (a tpl evaluating itself: 36 s and 2 GB before the depth limit), whose
+ * small-stack error stands. A caller's timeoutMs, when given, bounds the run instead (plus startup).
+ */
 const BIG_STACK_START_MS = 30_000;
-const BIG_STACK_WAIT_MS = 300_000;
+const BIG_STACK_WAIT_MS = 15_000;
 
 const funcOrigins = new WeakMap<GoFunc, { origin: FuncOrigin; key: string }>();
 
@@ -448,7 +452,17 @@ export function answerOnBigStack(request: unknown, build: FuncSetBuilder): BigSt
   try {
     const at = rebuild(req.sets, build);
     const t = at(req.target[0], req.target[1]);
-    if (req.kind === 'parse') return { trees: [...t.parseTrees(req.text)].map(([name, tree]) => [name, isEmptyTree(tree.root)]) };
+    if (req.kind === 'parse') {
+      let trees: Map<string, Tree>;
+      try {
+        trees = t.parseTrees(req.text);
+      } catch (e) {
+        // deeper than even this stack: the same clean error as on the small one
+        if (e instanceof RangeError && isStackOverflow(e)) throw new ParseError(`template: ${t.name()}: nesting exceeds the JavaScript call stack`, t.name(), 0, 0);
+        throw e;
+      }
+      return { trees: [...trees].map(([name, tree]) => [name, isEmptyTree(tree.root)]) };
+    }
     return { output: t.execute(receiveValue(req.data), req.opts) };
   } catch (e) {
     return { error: sendError(e, LimitError) };

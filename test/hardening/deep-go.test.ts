@@ -43,9 +43,8 @@ describe("deep nesting: Go's results", () => {
     expect(got).toEqual(want);
   });
 
-  it('the library on a default stack still stops with a clean error where the stack ends', () => {
-    const t = new Template('t');
-    expect(() => t.parse(ifs(20_000))).toThrow(/^template: t: nesting exceeds the JavaScript call stack$/);
+  it('the library on a default stack repeats the parse on a big stack', { timeout: 120_000 }, () => {
+    expect(new Template('t').parse(ifs(20_000)).execute({})).toBe('x');
   });
 
   it('template FILE, in process: the output once, as Go writes it', { timeout: 120_000 }, async () => {

@@ -72,8 +72,7 @@ add('cycle-merge', cyc + '{{ merge (dict "self" (dict "self" (dict))) $d }}', { 
 add('cycle-list', '{{ $l := list 1 }}{{ $d := dict "l" $l }}{{ $_ := set $d "me" (list $d) }}{{ $d }}', limit('nesting exceeds the JavaScript call stack'));
 add('deep-parens-1000', '{{ ' + '('.repeat(1000) + '1' + ')'.repeat(1000) + ' }}', { output: '1' });
 add('deep-if-1000', '{{ if 1 }}'.repeat(1000) + 'x' + '{{ end }}'.repeat(1000), { output: 'x' });
-add('deep-parens-100000', '{{ ' + '('.repeat(100000) + '1' + ')'.repeat(100000) + ' }}', { error: '^template: t: nesting exceeds the JavaScript call stack$', class: 'ParseError' });
-add('deep-if-100000', '{{ if 1 }}'.repeat(100000) + 'x' + '{{ end }}'.repeat(100000), { error: '^template: t: nesting exceeds the JavaScript call stack$', class: 'ParseError' });
+// deeper nesting, and toYaml of a list 5,000 deep, give Go's results on a big stack: deep-go.json
 add('long-line-many-actions', '{{ 1 }}'.repeat(200000), { output: '1'.repeat(200000) });
 add('unterminated-comment-long', '{{/*' + ' '.repeat(1000000), { error: 'unclosed comment', class: 'ParseError' });
 add('unterminated-action-long', '{{ ' + 'a '.repeat(100000), { error: '^template: t:1: ', class: 'ParseError' });
@@ -115,7 +114,6 @@ add('regex-catastrophic', '{{ regexMatch "(a+)+$" (printf "%sb" (repeat 10000 "a
 add('regex-huge-repeat', '{{ regexMatch "a{1000}{1000}" "a" }}', { output: 'false' }); // Go's answer
 add('semver-huge', '{{ semverCompare ">=1.0" (repeat 100000 "9") }}', { error: 'error calling semverCompare', class: 'ExecError' });
 add('b64dec-garbage', '{{ b64dec "!!!!" }}', { output: 'illegal base64 data at input byte 0' });
-add('toYaml-deep', '{{ $x := list 1 }}{{ range until 5000 }}{{ $x = list $x }}{{ end }}{{ toYaml $x | len }}', limit('nesting exceeds the JavaScript call stack')); // Go prints 10003: our YAML emitter's recursion ends near 2000 levels
 
 for (const c of cases) {
   if (c.expect === undefined) throw new Error('no expectation: ' + c.name);
