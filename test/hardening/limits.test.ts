@@ -209,7 +209,7 @@ describe('JavaScript limits become clean errors', () => {
     expect(run('{{ ' + '('.repeat(n) + '1' + ')'.repeat(n) + ' }}')).toEqual({ output: '1' });
     expect(run('{{ if 1 }}'.repeat(n) + 'x' + '{{ end }}'.repeat(n))).toEqual({ output: 'x' });
   });
-  it('nesting beyond the JavaScript stack is a clean parse or exec error', () => {
+  it('nesting beyond the JavaScript stack is a clean parse or exec error', { timeout: 300_000 }, () => {
     const n = 200000;
     for (const src of ['{{ ' + '('.repeat(n) + '1' + ')'.repeat(n) + ' }}', '{{ if 1 }}'.repeat(n) + 'x' + '{{ end }}'.repeat(n), '{{ with 1 }}'.repeat(n) + '{{ end }}'.repeat(n)]) {
       const r = run(src);
