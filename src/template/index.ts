@@ -94,8 +94,9 @@ export class Template {
 
   /** Add functions (before parse). Later calls override earlier ones, as in Go. */
   funcs(m: FuncMap): this {
-    this.common.ops.push({ op: 'funcs', fns: Object.keys(m).map((k) => [k, m[k]!]) });
-    for (const k of Object.keys(m)) {
+    const keys = Object.keys(m);
+    this.common.ops.push({ op: 'funcs', names: keys, fns: keys.map((k) => m[k]!) });
+    for (const k of keys) {
       if (!NAME_RE.test(k)) throw new Error(`function name ${goQuote(k)} is not a valid identifier`);
       this.common.funcs[k] = m[k]!;
     }
@@ -324,7 +325,7 @@ export class Template {
 // marks them by set name and options) and are built there again; a caller's own function cannot be.
 
 type Op =
-  | { op: 'funcs'; fns: Array<[string, GoFunc]> }
+  | { op: 'funcs'; names: string[]; fns: GoFunc[] }
   | { op: 'option'; opts: string[] }
   | { op: 'delims'; t: number; l: string; r: string }
   | { op: 'new'; t: number; name: string }
@@ -350,6 +351,8 @@ interface SentOrigin {
 
 interface FuncOrigin {
   name: string;
+  /** The map funcSet returned (a function's key in it is found when the set is sent). */
+  map: FuncMap;
   opts: { template?: Template; strict?: boolean; env?: Record<string, string>; now?: unknown; random?: unknown };
 }
 
@@ -373,12 +376,13 @@ const BIG_STACK_SCRIPT = builtModule(import.meta.url, './bigstack.js');
 const BIG_STACK_START_MS = 30_000;
 const BIG_STACK_WAIT_MS = 15_000;
 
-const funcOrigins = new WeakMap<GoFunc, { origin: FuncOrigin; key: string }>();
 
 /** @internal Mark the functions of a funcSet(name, opts) map, so that a set using them can be built again elsewhere. */
 export function markFuncSet(m: FuncMap, name: string, opts: FuncOrigin['opts']): FuncMap {
-  const origin: FuncOrigin = { name, opts };
-  for (const k of Object.keys(m)) funcOrigins.set(m[k]!, { origin, key: k });
+  // (a field of each function, shared: a WeakMap entry or an object per function made small renders a
+  // fifth to a half slower)
+  const origin: FuncOrigin = { name, opts, map: m };
+  for (const k of Object.keys(m)) m[k]!.origin = origin;
   return m;
 }
 
@@ -414,18 +418,21 @@ class SetSender {
         s.ops.push(op);
         continue;
       }
-      s.ops.push({ op: 'funcs', fns: op.fns.map(([name, fn]) => this.func(c, name, fn)) });
+      s.ops.push({ op: 'funcs', fns: op.names.map((name, i) => this.func(c, name, op.fns[i]!)) });
     }
     return id;
   }
 
   private func(c: Common, name: string, fn: GoFunc): [string] | [string, number, string] {
     if (this.namesOnly) return [name];
-    const o = funcOrigins.get(fn);
-    if (o) return [name, this.origin(o.origin), o.key];
+    const o = fn.origin as FuncOrigin | undefined;
+    if (o) {
+      const key = o.map[fn.name] === fn ? fn.name : Object.keys(o.map).find((k) => o.map[k] === fn);
+      if (key !== undefined) return [name, this.origin(o), key];
+    }
     // replaced since: a stand-in of the same name parses the same
     if (c.funcs[name] !== fn) return [name];
-    throw new NotSendable(`function ${goQuote(name)} is the caller's own JavaScript function`);
+    throw new NotSendable(`function ${goQuote(name)} does not come from funcSet (a caller's own JavaScript function cannot be sent)`);
   }
 
   private origin(o: FuncOrigin): number {

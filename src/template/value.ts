@@ -136,6 +136,8 @@ export function declaredField(t: GoType, name: string): StructField | undefined 
 }
 
 export class GoFunc {
+  /** @internal Set by funcSet: the call that made it, so that a set can be built again elsewhere (template/index.ts). */
+  origin: unknown = undefined;
   constructor(
     readonly name: string,
     readonly params: GoType[],

@@ -167,11 +167,11 @@ describe('what cannot be built again on a big stack keeps the clean error, sayin
     // parsing needs only the names: it succeeds as in Go
     t.parse(ifs(20_000, '{{own}}'));
     expect(t.definedTemplates()).toBe('; defined templates are: "t"');
-    expect(() => t.execute({})).toThrow(/^template: t: nesting exceeds the JavaScript call stack \(not run again on a big stack: function "own" is the caller's own JavaScript function\)$/);
+    expect(() => t.execute({})).toThrow(/^template: t: nesting exceeds the JavaScript call stack \(not run again on a big stack: function "own" does not come from funcSet \(a caller's own JavaScript function cannot be sent\)\)$/);
     let d: unknown = 'leaf';
     for (let i = 0; i < 20_000; i++) d = [d];
     expect(() => new Template('d').funcs({ own }).parse('{{own}}{{print .}}').execute(d as never)).toThrow(
-      /nesting exceeds the JavaScript call stack.*\(not run again on a big stack: function "own" is the caller's own JavaScript function\)$/,
+      /nesting exceeds the JavaScript call stack.*\(not run again on a big stack: function "own" does not come from funcSet \(a caller's own JavaScript function cannot be sent\)\)$/,
     );
   });
 
