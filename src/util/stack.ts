@@ -2,8 +2,9 @@
 // thousands of nested parentheses or ifs, 100,000 nested template calls, yaml.v2's 10,000 levels). A JavaScript thread's
 // stack is about 1 MB: the parser, the executor, the printers and the YAML reader recurse, and run out
 // far sooner. Where they run out they throw a clean error and note it here; the command line then runs
-// the whole command again on a worker thread with a stack of BIG_STACK_MB, where the same code reaches
-// Go's limits and gives Go's result. Normal inputs never pay for the second thread.
+// the whole command again on a worker thread with a stack of BIG_STACK_MB, and the library repeats the
+// Template call (template/index.ts, util/syncstack.ts) on one of LIBRARY_STACK_MB: there the same code
+// reaches Go's limits and gives Go's result. Normal inputs never pay for the second thread.
 
 /** The stack of the thread a command is re-run on (reserved address space; only what is used is memory). */
 export const BIG_STACK_MB = 2048;
