@@ -3,7 +3,7 @@
 // %!verb(...) error form. The printer mirrors the structure of Go's fmt: a per-call state holding the
 // flags, `printArg` for an operand and `printValue` for the values reached inside it.
 
-import { LimitExceeded, checkExpandedSize, currentLimits } from './limits.js';
+import { LimitExceeded, PathTracker, checkExpandedSize, currentLimits } from './limits.js';
 import {
   GoFunc,
   GoNil,
@@ -292,6 +292,8 @@ class Printer {
   goodArgNum = true;
   /** text/template prints a top-level pointer to struct as the struct itself. */
   derefTop = false;
+  /** The maps and slices being printed, once the value is deep: a value inside itself is an error. */
+  readonly path = new PathTracker('printing of it');
 
   result(): string {
     return normalizeGoString(this.buf);
@@ -903,12 +905,14 @@ class Printer {
       const m = value as GoMap;
       const keyType = t.key;
       const entries = mapKeys(m, keyType);
+      this.path.enter(m, depth);
       entries.forEach(([key, raw], i) => {
         if (i > 0) this.buf += this.f.sharpV ? ', ' : ' ';
         this.printValue(key, verb, depth + 1, keyType);
         this.buf += ':';
         this.printValue(m[raw], verb, depth + 1, t.elem);
       });
+      this.path.leave(m, depth);
     }
     this.buf += this.f.sharpV ? '}' : ']';
   }
@@ -938,17 +942,21 @@ class Printer {
         return;
       }
       this.buf += '{';
+      this.path.enter(items, depth);
       items.forEach((x, i) => {
         if (i > 0) this.buf += ', ';
         this.printValue(x, verb, depth + 1, t.elem);
       });
+      this.path.leave(items, depth);
       this.buf += '}';
     } else {
       this.buf += '[';
+      this.path.enter(items, depth);
       items.forEach((x, i) => {
         if (i > 0) this.buf += ' ';
         this.printValue(x, verb, depth + 1, t.elem);
       });
+      this.path.leave(items, depth);
       this.buf += ']';
     }
   }

@@ -14,6 +14,32 @@ export class LimitExceeded extends Error {
   }
 }
 
+/** Nesting below which recursive walks do not track their path: almost every value is shallower. */
+const UNTRACKED_DEPTH = 64;
+
+/**
+ * The maps and slices on a recursive walk's path, past UNTRACKED_DEPTH. A value met again on its own
+ * path contains itself: Go's walk (fmt's printing, copystructure's copy) follows it until its stack
+ * overflows, a fatal error. Here it is a clean error at once, where the JavaScript stack would end
+ * only after a long run on the big stack (util/stack.ts).
+ */
+export class PathTracker {
+  private on: Map<object, Set<object | undefined>> | undefined;
+  constructor(private readonly what: string) {}
+  /** v (with `with`, for a walk of two values at once) is entered at depth. */
+  enter(v: object, depth: number, with_?: object): void {
+    if (depth < UNTRACKED_DEPTH) return;
+    this.on ??= new Map();
+    let s = this.on.get(v);
+    if (!s) this.on.set(v, (s = new Set()));
+    if (s.has(with_)) throw new LimitExceeded(`value contains itself: Go's ${this.what} never ends`);
+    s.add(with_);
+  }
+  leave(v: object, depth: number, with_?: object): void {
+    if (depth >= UNTRACKED_DEPTH) this.on!.get(v)!.delete(with_);
+  }
+}
+
 /** The size limits of the execution in progress (see ExecLimits in exec.ts for their meaning). */
 export interface SizeLimits {
   maxValueBytes: number;

@@ -1,7 +1,7 @@
 // Sprig's dictionary functions (dict.go), including mergo's Merge/MergeWithOverwrite semantics for
 // map[string]interface {} and copystructure's deep copy.
 
-import { checkExpandedSize } from '../../template/limits.js';
+import { PathTracker, checkExpandedSize } from '../../template/limits.js';
 import { FRESH_MAP_FUNCS } from '../../template/exec.js';
 import {
   compareKeys,
@@ -36,7 +36,9 @@ function put(m: GoMap, key: string, v: GoValue): void {
 }
 
 /** mergo.deepMerge for two maps whose values are interface {} (dst is modified in place). */
-export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
+export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean, path = new PathTracker('merge of it'), depth = 0): void {
+  // mergo recurses while both sides hold maps: endless when the same two meet again on the way down
+  path.enter(dst, depth, src);
   for (const key of Object.keys(src)) {
     const s = mapGet(src, key);
     const has = mapHas(dst, key);
@@ -47,23 +49,28 @@ export function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
     }
     const sk = kindOf(s);
     // Nested maps merge in place; anything else in dst's slot stays as it is.
-    if (sk === 'map' && has && isMap(d) && isMap(s)) mergeInto(d, s, overwrite);
+    if (sk === 'map' && has && isMap(d) && isMap(s)) mergeInto(d, s, overwrite, path, depth + 1);
     // mergo stores a source slice before deciding whether to keep the destination's value.
     if (sk === 'slice' && (overwrite || Object.keys(dst).length === 0)) put(dst, key, s);
     if (has && !empty(d) && (sk === 'map' || sk === 'slice')) continue;
     if (overwrite || !has || empty(d)) put(dst, key, s);
   }
+  path.leave(dst, depth, src);
 }
 
-function copyValue(v: GoValue): GoValue {
+function copyValue(v: GoValue, path: PathTracker, depth: number): GoValue {
   if (Array.isArray(v)) {
-    const out = v.map(copyValue);
+    path.enter(v, depth);
+    const out = v.map((x) => copyValue(x, path, depth + 1));
+    path.leave(v, depth);
     const t = (v as { [GO_TYPE]?: GoType })[GO_TYPE];
     return t ? withType(out, t) : out;
   }
   if (isMap(v)) {
     const out = newMap();
-    for (const k of Object.keys(v)) out[k] = copyValue(mapGet(v, k));
+    path.enter(v, depth);
+    for (const k of Object.keys(v)) out[k] = copyValue(mapGet(v, k), path, depth + 1);
+    path.leave(v, depth);
     const t = v[GO_TYPE];
     return t ? withType(out, t) : out;
   }
@@ -74,7 +81,7 @@ function copyValue(v: GoValue): GoValue {
 export function deepCopy(v: GoValue): GoValue {
   if (isNilIface(v)) panic('reflect: call of reflect.Value.Type on zero Value');
   checkExpandedSize(v);
-  return copyValue(v);
+  return copyValue(v, new PathTracker('copystructure.Copy of it'), 0);
 }
 
 function dig(...ps: GoValue[]): GoValue {

@@ -237,6 +237,24 @@ function sameType(a: GoValue, b: GoValue): boolean {
 
 /** reflect.DeepEqual */
 export function deepEqual(a: GoValue, b: GoValue): boolean {
+  return deepValueEqual(a, b, undefined);
+}
+
+/**
+ * The pairs of maps and slices already compared (reflect's visited): met again, a pair is taken as
+ * equal, so values that contain themselves compare in finite time, as in Go.
+ */
+type Visited = Map<object, Set<object>>;
+
+function seen(visited: Visited, a: object, b: object): boolean {
+  let s = visited.get(a);
+  if (!s) visited.set(a, (s = new Set()));
+  if (s.has(b)) return true;
+  s.add(b);
+  return false;
+}
+
+function deepValueEqual(a: GoValue, b: GoValue, visited: Visited | undefined): boolean {
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
@@ -250,23 +268,29 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
   if (a instanceof GoStruct) {
     const sb = b as GoStruct;
     if (a === sb) return true;
-    for (const f of a.type.fields ?? []) if (!deepEqual(a.field(f.name), sb.field(f.name))) return false;
+    for (const f of a.type.fields ?? []) if (!deepValueEqual(a.field(f.name), sb.field(f.name), visited)) return false;
     const ea = (a as { equalTo?: (o: GoStruct) => boolean }).equalTo;
     return ea ? ea.call(a, sb) : a.type.fields !== undefined;
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return false;
     if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    if (a.length === 0) return true;
+    visited ??= new Map();
+    if (seen(visited, a, b)) return true;
+    for (let i = 0; i < a.length; i++) if (!deepValueEqual(a[i], b[i], visited)) return false;
     return true;
   }
   if (b instanceof GoNil || !isMap(b)) return false;
   const ka = Object.keys(a as GoMap);
   const bm = b as GoMap;
   if (ka.length !== Object.keys(bm).length) return false;
+  if (ka.length === 0) return true;
+  visited ??= new Map();
+  if (seen(visited, a as object, bm)) return true;
   for (const k of ka) {
     if (!Object.prototype.hasOwnProperty.call(bm, k)) return false;
-    if (!deepEqual(mapGet(a as GoMap, k), mapGet(bm, k))) return false;
+    if (!deepValueEqual(mapGet(a as GoMap, k), mapGet(bm, k), visited)) return false;
   }
   return true;
 }
