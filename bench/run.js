@@ -8,7 +8,8 @@
 // compile of (a); (r) the sidecar template of real Istio ConfigMaps when a folder of them is found,
 // against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000, and
 // with the real 1.24 ConfigMap (six templates) against the same cut to its sidecar template when found; (mem) peak
-// RSS of the CLI on 1,000 vs 10,000 workloads; (dump) render, render --merged in both modes and audit of a
+// RSS of the CLI on 1,000 vs 10,000 workloads; (dump) render, render --merged in both modes and audit (text, JSON,
+// and with the heap capped at 128 MB) of a
 // generated cluster dump (bench/lib/dump.js, 23,000 workloads): wall and CPU time, peak RSS. The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
@@ -451,22 +452,25 @@ if (want('dump')) {
   writeFileSync(file, clusterDump(n, 'list', injectTestdata(root)));
   const inputs = ['--injector-configmap', join(cmDir, 'istio-sidecar-injector.yaml'), '--mesh', join(cmDir, 'istio-mesh.yaml'), '-f', file, '-q'];
   dumpRuns = { workloads: n, bytes: readFileSync(file).length, configMap: cmDir.startsWith(root) ? 'examples' : 'real 1.24.0', runs: [] };
-  for (const [label, args] of [
+  for (const [label, args, nodeFlags = []] of [
     ['render', ['render']],
     ['render --merged', ['render', '--merged']],
     ['render --merged --mode kube-inject', ['render', '--merged', '--mode', 'kube-inject']],
     ['audit', ['audit']],
+    ['audit -o json', ['audit', '-o', 'json']],
+    // the audit's live heap, not V8's sizing of the heap to the allocation rate
+    ['audit, --max-old-space-size=128', ['audit'], ['--max-old-space-size=128']],
   ]) {
     console.error(`bench: dump, ${label}`);
-    dumpRuns.runs.push({ label, ...dumpRun(bin, [...args, ...inputs]) });
+    dumpRuns.runs.push({ label, ...dumpRun(bin, [...args, ...inputs], nodeFlags) });
   }
 }
 
 /** One cold process, as measuredRun; exit code 1 is a result here (audit's findings), not a failure. */
-function dumpRun(script, args) {
+function dumpRun(script, args, nodeFlags = []) {
   const file = join(scratch, `usage-${usageSeq++}.json`);
   const start = process.hrtime.bigint();
-  const p = spawnSync(process.execPath, ['--import', usagePreload, script, ...args], { stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: file } });
+  const p = spawnSync(process.execPath, [...nodeFlags, '--import', usagePreload, script, ...args], { stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: file } });
   const ns = Number(process.hrtime.bigint() - start);
   if (p.status !== 0 && p.status !== 1) throw new Error(`sidecar-render exited ${p.status}`);
   const u = JSON.parse(readFileSync(file, 'utf8'));
@@ -557,7 +561,7 @@ if (dumpRuns) {
   console.log('');
   console.log(`cluster dump: ${dumpRuns.workloads} workloads (${(dumpRuns.bytes / 1e6).toFixed(1)} MB, kind: List), ${dumpRuns.configMap} ConfigMap`);
   for (const r of dumpRuns.runs) {
-    console.log(`  ${r.label.padEnd(36)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  CPU per workload ${fmtNs(r.cpuNs / dumpRuns.workloads).padStart(8)}  peak RSS ${(r.kib / 1024).toFixed(0)} MiB`);
+    console.log(`  ${r.label.padEnd(38)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  CPU per workload ${fmtNs(r.cpuNs / dumpRuns.workloads).padStart(8)}  peak RSS ${(r.kib / 1024).toFixed(0)} MiB`);
   }
 }
 if (scaleLines.length) {

@@ -19,11 +19,11 @@ import {
   valuesFromFile,
   type IstioConfig,
 } from './context.js';
-import { loadObjects, streamObjects, type InputObject, type InputText } from './input.js';
+import { FileSource, loadObjects, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
 import { RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
-import { asStringMap, evidenceOf, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
+import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
@@ -39,16 +39,19 @@ export type { Finding, Severity, Evidence, KubeVersion } from './types.js';
 export type { InjectFn, InjectContext, InjectWorkload } from './inject.js';
 export type { Subject, ContainerView, Injection } from './subject.js';
 export type { Rule } from './rules/index.js';
-export type { InputText } from './input.js';
-export { InputError } from './input.js';
+export type { InputText, InputSource } from './input.js';
+export { InputError, FileSource } from './input.js';
 export { RULES } from './rules/index.js';
 export { timeline, type Timeline, type TimelineStep } from './timeline.js';
 export { renderTimelineText, renderTimelineSvg } from './timeline-render.js';
-export { formatText, formatJson, formatSarif } from './report.js';
+export { formatText, formatJson, formatSarif, textReport, jsonReport } from './report.js';
 export { modelInject } from './inject.js';
 
-/** An input: a path (read from disk, as renderRequest reads its inputs), or a name and its text. */
-export type AuditInput = InputText | string;
+/**
+ * An input: a path (read from disk, as renderRequest reads its inputs; a big file is read again for
+ * the second pass instead of being held), a name and its text, or a source read once per pass.
+ */
+export type AuditInput = InputText | InputSource | string;
 
 export interface AuditOptions {
   /** A mesh config file (`istio` ConfigMap, IstioOperator, or the mesh config itself); overrides the input's. */
@@ -117,15 +120,24 @@ export interface AuditResult {
 
 const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
 
-/** A path read from disk, or text given with its name. */
-export function inputText(x: AuditInput): InputText {
-  if (typeof x !== 'string') return x;
+function readBytes(file: string): Buffer {
   try {
-    return { name: x, text: readFileSync(x, 'utf8') };
+    return readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new InputError(READ_ERRORS[code] ?? `cannot read (${code || (e as Error).message})`, x);
+    throw new InputError(READ_ERRORS[code] ?? `cannot read (${code || (e as Error).message})`, file);
   }
+}
+
+/** A path read from disk, or text given with its name. */
+export function inputText(x: AuditInput): InputText {
+  if (typeof x === 'string') return { name: x, text: readBytes(x).toString('utf8') };
+  return 'read' in x ? { name: x.name, text: x.read() } : x;
+}
+
+/** The inputs judged, each read again for the second pass when it is a big file. */
+function inputSource(x: AuditInput): InputText | InputSource {
+  return typeof x === 'string' ? new FileSource(x, x, readBytes) : x;
 }
 
 /** The Istio configuration the input itself carries (ConfigMaps, IstioOperator). */
@@ -296,10 +308,35 @@ function representativeWorkload(): Workload {
   };
 }
 
+function detachedMap(m: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const k of Object.keys(m)) out[detached(k)] = detached(m[k]!);
+  return out;
+}
+
+/** What ownedByPresent reads of an object, copied: its namespace and its owners' kinds, names and controller flags. */
+function ownerFacts(namespace: unknown, refs: unknown): JsonObject {
+  const kept = (v: unknown): string | undefined => (typeof v === 'string' ? detached(v) : undefined);
+  const ownerReferences = asArray(refs).map((r) => (isObject(r) ? { kind: kept(get(r, 'kind')), name: kept(get(r, 'name')), controller: get(r, 'controller') === false ? false : undefined } : null));
+  return { metadata: { namespace: kept(namespace), ownerReferences } };
+}
+
+/** One copy of the texts findings repeat (fixes, container names), up to a bound so it cannot grow with the input. */
+class Interned {
+  private readonly seen = new Map<string, string>();
+  of(s: string): string {
+    const hit = this.seen.get(s);
+    if (hit !== undefined) return hit;
+    const copy = detached(s);
+    if (this.seen.size < 4096) this.seen.set(copy, copy);
+    return copy;
+  }
+}
+
 /** The evidence's values alone: lazy evidence holds its workload's parsed object until read, and
  *  findings outlive the workload they are about. */
 function settled(e: Evidence): Evidence {
-  const out: Evidence = { path: e.path };
+  const out: Evidence = { path: detached(e.path) };
   if (e.file !== undefined) out.file = e.file;
   if (e.line !== undefined) out.line = e.line;
   if (e.col !== undefined) out.col = e.col;
@@ -324,23 +361,24 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       : options.kubeVersion;
   // First pass: only what judging any workload needs from the whole input (the Istio configuration,
   // Namespace labels, which workloads exist); each object is dropped once looked at.
-  const texts = inputs.map(inputText);
+  const sources = inputs.map(inputSource);
   const configObjects: InputObject[] = [];
   const namespaces = new Map<string, Record<string, string>>();
   const present = new Set<string>();
   const owners: JsonObject[] = [];
   let objectCount = 0;
   let workloadCount = 0;
-  for (const o of streamObjects(texts)) {
+  for (const o of streamObjects(sources)) {
     objectCount++;
     if (isMeshConfigMap(o.value) || isInjectorConfigMap(o.value) || isIstioOperator(o.value)) configObjects.push(o);
-    if (get(o.value, 'kind') === 'Namespace') namespaces.set(String(getIn(o.value, ['metadata', 'name']) ?? ''), asStringMap(getIn(o.value, ['metadata', 'labels'])));
+    // what is kept of an object is copied: a piece of it would keep the whole text of its List item
+    if (get(o.value, 'kind') === 'Namespace') namespaces.set(detached(String(getIn(o.value, ['metadata', 'name']) ?? '')), detachedMap(asStringMap(getIn(o.value, ['metadata', 'labels']))));
     const w = toWorkload(o);
     if (!w) continue;
     workloadCount++;
-    present.add(workloadId(w.kind, w.namespace, w.name));
+    present.add(detached(workloadId(w.kind, w.namespace, w.name)));
     const refs = getIn(o.value, ['metadata', 'ownerReferences']);
-    if (refs !== undefined) owners.push({ metadata: { namespace: getIn(o.value, ['metadata', 'namespace']), ownerReferences: refs } } as JsonObject);
+    if (refs !== undefined) owners.push(ownerFacts(getIn(o.value, ['metadata', 'namespace']), refs));
   }
   const config = overlay(configFromObjects(configObjects), configFromFlags(options));
   const notes: string[] = [];
@@ -357,7 +395,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       yield representativeWorkload();
       return;
     }
-    for (const o of streamObjects(texts)) {
+    for (const o of streamObjects(sources)) {
       const w = toWorkload(o);
       if (w && !ownedByPresent(w.object.value, present)) yield w;
     }
@@ -371,6 +409,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
 
   const findings: Finding[] = [];
   const ignored: AuditResult['ignored'] = [];
+  const shared = new Interned();
   const subjects: Subject[] = [];
   const keep = options.keepSubjects !== false;
   let i = -1;
@@ -389,18 +428,20 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     const seen = new Set<string>();
     for (const rule of rules) {
       rule.check(s, (f) => {
+        const message = f.message + assumedFor(rule.id, s);
+        const container = f.container ?? null;
+        const key = `${rule.id}\0${container}\0${message}`;
+        if (seen.has(key)) return;
+        seen.add(key);
         const finding: Finding = {
           rule: rule.id,
           severity: f.severity ?? rule.severity,
-          workload: w.id,
-          container: f.container ?? null,
-          message: f.message + assumedFor(rule.id, s),
-          location: location(f.evidence, w),
-          fix: f.fix,
+          workload: detached(w.id),
+          container: container === null ? null : shared.of(container),
+          message: detached(message),
+          location: detached(location(f.evidence, w)),
+          fix: shared.of(f.fix),
         };
-        const key = `${finding.rule}\0${finding.container}\0${finding.message}`;
-        if (seen.has(key)) return;
-        seen.add(key);
         evidenceOf.set(finding, settled(f.evidence));
         mine.push(finding);
       });

@@ -6,6 +6,8 @@
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { lazyDocuments } from '../istio/workload.js';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 
 export { InputError };
 
@@ -13,6 +15,68 @@ export interface InputText {
   /** Shown in locations; stdin is `<stdin>`. */
   name: string;
   text: string;
+}
+
+/** An input read once for each pass over it (the audit reads its inputs twice). */
+export interface InputSource {
+  /** Shown in locations. */
+  readonly name: string;
+  /** The whole text, for one pass; an InputError when it cannot be read. */
+  read(): string;
+}
+
+/** Inputs smaller than this keep their text between passes: reading them twice gains nothing. */
+const REREAD_MIN_BYTES = 1 << 20;
+
+/**
+ * A file read when given (so that a missing file is reported before anything else is read) and
+ * again for each later pass, so that a big dump's text is not held while its workloads are judged.
+ * What is not a regular file (a pipe, `<(...)`) cannot be read twice and keeps its text, as does a
+ * small file. A file whose bytes changed between the passes is an InputError: the passes would
+ * otherwise judge one text with what was gathered from another.
+ */
+export class FileSource implements InputSource {
+  private held: string | undefined;
+  private digest: string | undefined;
+  private readonly keep: boolean;
+
+  /** `readBytes` reads the whole file or throws an InputError naming it. */
+  constructor(
+    readonly path: string,
+    readonly name: string,
+    private readonly readBytes: (path: string) => Buffer,
+  ) {
+    let regular = false;
+    try {
+      regular = statSync(path).isFile();
+    } catch {
+      // readBytes says why it cannot be read
+    }
+    const bytes = readBytes(path);
+    this.keep = !regular || bytes.length < REREAD_MIN_BYTES;
+    if (!this.keep) this.digest = digestOf(bytes);
+    this.held = bytes.toString('utf8');
+  }
+
+  /** The text as first read, until the first pass takes it (for checks made before it). */
+  peek(): string | undefined {
+    return this.held;
+  }
+
+  read(): string {
+    const t = this.held;
+    if (t !== undefined) {
+      if (!this.keep) this.held = undefined;
+      return t;
+    }
+    const bytes = this.readBytes(this.path);
+    if (digestOf(bytes) !== this.digest) throw new InputError('changed while it was audited (its text differs from the first read); audit it again', this.name);
+    return bytes.toString('utf8');
+  }
+}
+
+function digestOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** One top-level Kubernetes object of the input (List items are unwrapped), with a way back to its text. */
@@ -58,10 +122,11 @@ export function loadObjects(inputs: InputText[]): InputObject[] {
  * parsed piece by piece (as render reads it), so a cluster dump is never held parsed whole. Small or
  * unusual inputs (anchors, flow style, JSON) are parsed whole, as loadObjects does.
  */
-export function* streamObjects(inputs: InputText[]): Generator<InputObject> {
+export function* streamObjects(inputs: ReadonlyArray<InputText | InputSource>): Generator<InputObject> {
   for (const input of inputs) {
     let inList = 0;
-    for (const d of lazyDocuments(input.text, input.name)) {
+    // a source's text lives only while its objects are read
+    for (const d of lazyDocuments(isSource(input) ? input.read() : input.text, input.name)) {
       if (!('positionOf' in d)) {
         // a List opened piece by piece, or its end: its items come in between
         if (d.type === 'list') inList++;
@@ -83,6 +148,10 @@ export function* streamObjects(inputs: InputText[]): Generator<InputObject> {
       yield* out;
     }
   }
+}
+
+function isSource(x: InputText | InputSource): x is InputSource {
+  return typeof (x as Partial<InputSource>).read === 'function';
 }
 
 function pushObject(out: InputObject[], value: JsonObject, locator: Locator, path: PathSeg[]): void {

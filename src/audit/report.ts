@@ -7,35 +7,37 @@ import { VERSION } from '../version.js';
 const SEVERITY_COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
 
 export function formatText(findings: Finding[], opts: { color?: boolean; workloads?: number } = {}): string {
+  return [...textReport(findings, opts)].join('');
+}
+
+/** formatText's text piece by piece (a workload's findings at a time), to be written as it is made. */
+export function* textReport(findings: Finding[], opts: { color?: boolean; workloads?: number } = {}): Generator<string> {
   const c = (sev: Severity, s: string): string => (opts.color ? `${SEVERITY_COLOR[sev]}${s}\x1b[0m` : s);
   const dim = (s: string): string => (opts.color ? `\x1b[2m${s}\x1b[0m` : s);
   const bold = (s: string): string => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
   const groups = new Map<string, Finding[]>();
+  const count: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) {
     const g = groups.get(f.workload);
     if (g) g.push(f);
     else groups.set(f.workload, [f]);
+    count[f.severity]++;
   }
-  const out: string[] = [];
   for (const [workload, fs] of groups) {
-    out.push(bold(workload));
+    let out = bold(workload) + '\n';
     for (const f of fs) {
-      out.push(`  ${c(f.severity, f.severity.padEnd(7))} ${f.rule}${f.container ? ` [${f.container}]` : ''}`);
-      out.push(`          ${f.message}`);
-      out.push(`          ${dim('at')} ${f.location}${detail(f)}`);
-      out.push(`          ${dim('fix')} ${f.fix}`);
+      out += `  ${c(f.severity, f.severity.padEnd(7))} ${f.rule}${f.container ? ` [${f.container}]` : ''}\n`;
+      out += `          ${f.message}\n`;
+      out += `          ${dim('at')} ${f.location}${detail(f)}\n`;
+      out += `          ${dim('fix')} ${f.fix}\n`;
     }
-    out.push('');
+    yield out + '\n';
   }
-  const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
   const total = findings.length;
   const scope = opts.workloads !== undefined ? ` in ${opts.workloads} workload${opts.workloads === 1 ? '' : 's'}` : '';
-  out.push(
-    total === 0
-      ? `No findings${scope}.`
-      : `${total} finding${total === 1 ? '' : 's'}${scope}: ${count('error')} error, ${count('warning')} warning, ${count('info')} info.`,
-  );
-  return out.join('\n') + '\n';
+  yield (total === 0
+    ? `No findings${scope}.`
+    : `${total} finding${total === 1 ? '' : 's'}${scope}: ${count.error} error, ${count.warning} warning, ${count.info} info.`) + '\n';
 }
 
 /**
@@ -52,16 +54,25 @@ function detail(f: Finding): string {
 }
 
 export function formatJson(findings: Finding[]): string {
-  const rows = findings.map((f) => ({
-    rule: f.rule,
-    severity: f.severity,
-    workload: f.workload,
-    container: f.container,
-    message: f.message,
-    location: f.location,
-    fix: f.fix,
-  }));
-  return JSON.stringify(rows, null, 2) + '\n';
+  return [...jsonReport(findings)].join('');
+}
+
+/**
+ * formatJson's text piece by piece: JSON.stringify(rows, null, 2) written one row at a time (a row
+ * stringified alone, each of its lines indented once more, is what it is inside the array).
+ */
+export function* jsonReport(findings: Finding[]): Generator<string> {
+  if (findings.length === 0) {
+    yield '[]\n';
+    return;
+  }
+  let sep = '[\n  ';
+  for (const f of findings) {
+    const row = { rule: f.rule, severity: f.severity, workload: f.workload, container: f.container, message: f.message, location: f.location, fix: f.fix };
+    yield sep + JSON.stringify(row, null, 2).replace(/\n/g, '\n  ');
+    sep = ',\n  ';
+  }
+  yield '\n]\n';
 }
 
 const SARIF_LEVEL: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };

@@ -48,6 +48,15 @@ export function getIn(o: unknown, path: readonly (string | number)[]): unknown {
   return cur;
 }
 
+/**
+ * A flat copy of a string that is kept long: a string cut from a parsed workload, or built from such
+ * pieces, keeps the whole text it was cut from alive (the JSON round trip copies it exactly, lone
+ * surrogates included).
+ */
+export function detached(s: string): string {
+  return s.length < 2 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
 export function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }

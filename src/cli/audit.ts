@@ -7,14 +7,15 @@ import { Command, Option } from 'commander';
 import {
   auditDetailed,
   atOrAbove,
-  formatJson,
   formatSarif,
-  formatText,
+  jsonReport,
+  textReport,
   renderTimelineSvg,
   renderTimelineText,
   timeline,
   RULES,
   IGNORE_ANNOTATION,
+  FileSource,
   type AuditOptions,
   type InputText,
 } from '../audit/index.js';
@@ -23,7 +24,7 @@ import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
 import { chartConfigMaps } from '../istio/fromchart.js';
-import { InputTooLarge, readTextLimited } from '../util/fs.js';
+import { InputTooLarge, readBytesLimited } from '../util/fs.js';
 import { stdinTextSync } from './stdin.js';
 
 interface AuditFlags extends InputFlags {
@@ -38,6 +39,17 @@ interface AuditFlags extends InputFlags {
   disable: string[];
 }
 
+/** A file's bytes, or a one-line InputError naming it. */
+function readFileBytes(file: string): Buffer {
+  try {
+    return readBytesLimited(file);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(`${file}: ${e.message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
+  }
+}
+
 function readInput(file: string): InputText {
   let text: string;
   if (file === '-') {
@@ -49,16 +61,18 @@ function readInput(file: string): InputText {
     }
     file = '<stdin>';
   } else {
-    try {
-      text = readTextLimited(file);
-    } catch (e) {
-      if (e instanceof InputTooLarge) throw new InputError(`${file}: ${e.message}`);
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
-    }
+    text = readFileBytes(file).toString('utf8');
   }
   if (text.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
   return { name: file, text };
+}
+
+/** A workload input: stdin keeps its text; a file is read again for the audit's second pass. */
+function workloadInput(file: string): InputText | FileSource {
+  if (file === '-') return readInput(file);
+  const source = new FileSource(file, file, readFileBytes);
+  if (source.peek()?.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
+  return source;
 }
 
 /** --native-sidecars as the audit takes it: auto leaves it to the values and --kube-version. */
@@ -117,7 +131,7 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
     if (files.length === 0 && !anyConfig) {
       throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--chart/--values');
     }
-    const inputs = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => readInput(f));
+    const inputs = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => workloadInput(f));
     const showProgress = flags.progress !== false && !inputsFlags.quiet;
     const template = inputsFlags.template ?? inputsFlags.injectConfig;
     const chart = inputsFlags.chart ? chartConfigMaps(inputsFlags.chart) : undefined;
@@ -165,9 +179,9 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
       return 0;
     }
     const findings = result.findings;
-    if (flags.output === 'json') out(formatJson(findings));
+    if (flags.output === 'json') writeInChunks(jsonReport(findings), out);
     else if (flags.output === 'sarif') out(formatSarif(findings));
-    else out(formatText(findings, { color, workloads: result.judged }));
+    else writeInChunks(textReport(findings, { color, workloads: result.judged }), out);
     return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof InputError || e instanceof SyntaxError) {
@@ -176,6 +190,19 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
     }
     throw e;
   }
+}
+
+/** A report written as it is made, in writes of about 64 KB, instead of as one string the size of all of it. */
+function writeInChunks(pieces: Iterable<string>, write: (s: string) => void): void {
+  let buf = '';
+  for (const p of pieces) {
+    buf += p;
+    if (buf.length >= 1 << 16) {
+      write(buf);
+      buf = '';
+    }
+  }
+  if (buf) write(buf);
 }
 
 /** Several timelines in one self-contained SVG: each nested at its own offset. */

@@ -399,7 +399,7 @@ export interface LazyList {
  * The List in lines [from, to) of text (file line = line0 + index + 1), when its items can be cut apart
  * line by line and the rest of it reads as a List; else undefined (read the document whole).
  */
-function pieceList(text: string, lines: number[], from: number, to: number, file: string, line0: number): LazyList | undefined {
+function pieceList(text: string, lines: LineStarts, from: number, to: number, file: string, line0: number): LazyList | undefined {
   const list = blockListItems(text, lines, from, to);
   if (!list) return undefined;
   // the List itself without its items: it must load, and be a List
@@ -438,20 +438,27 @@ export function lazyList(text: string, file: string, line0: number, minBytes = L
   return pieceList(text, lines, 0, lines.length, file, line0);
 }
 
-function lineStarts(text: string): number[] {
-  const ls = [0];
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) ls.push(i + 1);
+/** Where each line starts: a typed array, counted first, since a dump has millions of lines (a
+ *  growing array of numbers took 8 bytes a line in the heap, and copies as it grew). */
+type LineStarts = Uint32Array;
+
+function lineStarts(text: string): LineStarts {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) n++;
+  const ls = new Uint32Array(n);
+  let k = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) ls[k++] = i + 1;
   return ls;
 }
 
-function lineText(text: string, lines: number[], i: number): string {
+function lineText(text: string, lines: LineStarts, i: number): string {
   const s = lines[i]!;
   const e = i + 1 < lines.length ? lines[i + 1]! - 1 : text.length;
   const l = text.slice(s, e);
   return l.endsWith('\r') ? l.slice(0, -1) : l;
 }
 
-function sliceLines(text: string, lines: number[], from: number, to: number): string {
+function sliceLines(text: string, lines: LineStarts, from: number, to: number): string {
   if (from >= to) return '';
   return text.slice(lines[from]!, to < lines.length ? lines[to]! : text.length);
 }
@@ -461,7 +468,7 @@ function sliceLines(text: string, lines: number[], from: number, to: number): st
  * sequence spans, and the entries' indentation. Undefined when the document is not such a List or its
  * items cannot be cut apart line by line (an entry's lines less indented than its content).
  */
-function blockListItems(text: string, lines: number[], from: number, to: number): { items: number[]; itemsFrom: number; itemsTo: number; dash: number } | undefined {
+function blockListItems(text: string, lines: LineStarts, from: number, to: number): { items: number[]; itemsFrom: number; itemsTo: number; dash: number } | undefined {
   let itemsLine = -1;
   let isList = false;
   for (let i = from; i < to; i++) {

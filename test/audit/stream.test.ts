@@ -1,13 +1,17 @@
 // A big dump is judged piece by piece (block-style Lists read item by item, twice): what the audit
 // reports must be what it reports when the same text is parsed whole.
 
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { describe, expect, it } from 'vitest';
-import { auditDetailed, formatJson, formatText, IGNORE_ANNOTATION } from '../../src/audit/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { auditDetailed, formatJson, formatText, IGNORE_ANNOTATION, InputError, jsonReport, textReport, type Finding, type InputSource } from '../../src/audit/index.js';
 import { loadObjects, streamObjects } from '../../src/audit/input.js';
+import { detached } from '../../src/audit/types.js';
 
 /** A List well past the size read piece by piece, with what the first pass must see before judging. */
-function dump(n: number): string {
+function dump(n: number, padLines = 0): string {
   const items: unknown[] = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'off', labels: { 'istio-injection': 'disabled' } } },
     {
@@ -35,6 +39,8 @@ function dump(n: number): string {
       });
     }
   }
+  // bytes that are no workload, to pass a size cheaply
+  if (padLines) items.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'padding', namespace: 'default' }, data: { blob: ('x'.repeat(72) + '\n').repeat(padLines) } });
   return stringify({ apiVersion: 'v1', kind: 'List', items });
 }
 
@@ -73,5 +79,103 @@ describe('a dump read piece by piece', () => {
     expect(parsed.subjects.some((s) => s.workload.kind === 'Pod')).toBe(true);
     expect(streamed.subjects).toEqual([]);
     expect(parsed.judged).toBe(parsed.subjects.length);
+  });
+});
+
+describe('a big input file between the two passes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-stream-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // past the size whose text is kept between the passes
+  const text = dump(60, 16000);
+
+  it('is read once for each pass, not held', () => {
+    expect(text.length).toBeGreaterThan(1 << 20);
+    let reads = 0;
+    const source: InputSource = {
+      name: 'd.yaml',
+      read: () => {
+        reads++;
+        return text;
+      },
+    };
+    const byText = auditDetailed([{ name: 'd.yaml', text }], { inject: null, keepSubjects: false });
+    const bySource = auditDetailed([source], { inject: null, keepSubjects: false });
+    expect(reads).toBe(2);
+    expect(formatJson(bySource.findings)).toBe(formatJson(byText.findings));
+    expect(bySource.judged).toBe(byText.judged);
+  });
+
+  it('judges a file read again from disk as it judges its text', () => {
+    const file = join(dir, 'same.yaml');
+    writeFileSync(file, text);
+    const fromDisk = auditDetailed([file], { inject: null, keepSubjects: false });
+    const given = auditDetailed([{ name: file, text }], { inject: null, keepSubjects: false });
+    expect(fromDisk.findings.length).toBeGreaterThan(20);
+    expect(formatText(fromDisk.findings, { workloads: fromDisk.judged })).toBe(formatText(given.findings, { workloads: given.judged }));
+    expect(fromDisk.notes).toEqual(given.notes);
+  });
+
+  it('is an error naming the file when it changed between them', () => {
+    const file = join(dir, 'changing.yaml');
+    writeFileSync(file, text);
+    let error: unknown;
+    try {
+      auditDetailed([file], {
+        inject: null,
+        keepSubjects: false,
+        // after the first pass, before the second: the cluster dump is written again meanwhile
+        onProgress: (e) => e.phase === 'parsed' && appendFileSync(file, '# rewritten\n'),
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(`${file}: changed while it was audited (its text differs from the first read); audit it again`);
+  });
+
+  it('keeps the text of a small file, which a change then cannot reach', () => {
+    const file = join(dir, 'small.yaml');
+    const small = dump(20, 100);
+    expect(small.length).toBeLessThan(1 << 20);
+    writeFileSync(file, small);
+    const r = auditDetailed([file], { inject: null, keepSubjects: false, onProgress: (e) => e.phase === 'parsed' && writeFileSync(file, 'kind: Nothing\n') });
+    expect(r.judged).toBeGreaterThan(10);
+  });
+});
+
+describe('reports written piece by piece', () => {
+  const finding = (i: number, container: string | null, message: string): Finding => ({
+    rule: 'job-never-completes',
+    severity: i % 3 === 0 ? 'error' : i % 3 === 1 ? 'warning' : 'info',
+    workload: `Job/ns/job-${i >> 1}`,
+    container,
+    message,
+    location: `d.yaml:${i + 1}:3`,
+    fix: 'Do "this"\tthen that.',
+  });
+  const sets: Finding[][] = [
+    [],
+    [finding(0, null, 'one')],
+    [finding(0, 'app', 'a\nb'), finding(1, null, 'lone \ud800 surrogate, é, \u2028'), finding(2, 'x', ''), finding(3, 'app', '{"json": [1, 2]}')],
+  ];
+
+  it('JSON: what JSON.stringify of the rows gives', () => {
+    for (const fs of sets) {
+      const rows = fs.map((f) => ({ rule: f.rule, severity: f.severity, workload: f.workload, container: f.container, message: f.message, location: f.location, fix: f.fix }));
+      expect([...jsonReport(fs)].join('')).toBe(JSON.stringify(rows, null, 2) + '\n');
+      expect(formatJson(fs)).toBe(JSON.stringify(rows, null, 2) + '\n');
+    }
+  });
+
+  it('text: one piece per workload, then the count', () => {
+    const pieces = [...textReport(sets[2]!, { workloads: 2 })];
+    expect(pieces.length).toBe(3);
+    expect(pieces[0]!.startsWith('Job/ns/job-0\n  error   job-never-completes [app]\n          a\nb\n')).toBe(true);
+    expect(pieces[2]).toBe('4 findings in 2 workloads: 2 error, 1 warning, 1 info.\n');
+    expect([...textReport([], { workloads: 1 })]).toEqual(['No findings in 1 workload.\n']);
+  });
+
+  it('kept strings are copied exactly', () => {
+    for (const s of ['', 'a', 'lone \ud800 and \udfff', 'é\u2028\u0000"\\', 'x'.repeat(5000)]) expect(detached(s)).toBe(s);
   });
 });
