@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,audit,golden] [--dump=N] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,audit,golden] [--dump=N] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -9,8 +9,9 @@
 // against tools/istiod-stage (bench/lib/real.js); (e) the CLI from a cold start on one Deployment and on a List of 1,000, and
 // with the real 1.24 ConfigMap (six templates) against the same cut to its sidecar template when found; (mem) peak
 // RSS of the CLI on 1,000 vs 10,000 workloads; (dump) render, render --merged in both modes and audit (text, JSON,
-// and with the heap capped at 128 MB) of a
-// generated cluster dump (bench/lib/dump.js, 23,000 workloads): wall and CPU time, peak RSS. The Go columns appear when tools/gorender/gorender is
+// and with the heap capped at 128 MB) of a generated cluster dump (bench/lib/dump.js, 23,000 workloads): wall and
+// CPU time, peak RSS; (deep) the nesting cases of test/hardening/deep-go.json as deep as Go runs them, cold
+// `template --batch` against tools/gorender (bench/lib/deep.js). The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
 
@@ -24,6 +25,7 @@ import { configMapFolder, istiodStageRun, realCase, releases, sidecarOnly } from
 import { haveValgrind } from './lib/cold-count.js';
 import { workloadList } from './lib/workloads.js';
 import { clusterDump, injectTestdata } from './lib/dump.js';
+import { deepTable, runDeep } from './lib/deep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -477,6 +479,15 @@ function dumpRun(script, args, nodeFlags = []) {
   return { ns, cpuNs: (u.user + u.system) * 1000, kib: u.maxRSS };
 }
 
+// ---------- nesting as deep as Go runs it: cold processes, TypeScript against Go ----------
+
+let deepRows = null;
+if (want('deep')) {
+  console.error('bench: deep nesting (cold template --batch, one case a process)');
+  const go = useGo && (existsSync(goTool) || buildGo()) ? goTool : undefined;
+  deepRows = runDeep({ go, bin, runs: quick ? 1 : 3, log: (m) => console.error(`bench: ${m}`) });
+}
+
 // ---------- audit and golden at scale (their own scripts; each prints one summary line) ----------
 
 const scaleLines = [];
@@ -563,6 +574,11 @@ if (dumpRuns) {
   for (const r of dumpRuns.runs) {
     console.log(`  ${r.label.padEnd(38)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  CPU per workload ${fmtNs(r.cpuNs / dumpRuns.workloads).padStart(8)}  peak RSS ${(r.kib / 1024).toFixed(0)} MiB`);
   }
+}
+if (deepRows) {
+  console.log('');
+  console.log('deep nesting, one cold process a case (least of the runs; CPU is user+system of all threads; MiB is peak RSS)');
+  console.log(deepTable(deepRows));
 }
 if (scaleLines.length) {
   console.log('');

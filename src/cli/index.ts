@@ -4,7 +4,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
-import { clearStackExhausted, isStackOverflow, onBigStack, setLibraryBigStack, stackExhausted } from '../util/stack.js';
+import { clearStackExhausted, isStackOverflow, onBigStack, setForecasts, setLibraryBigStack, stackExhausted, stackForecast } from '../util/stack.js';
 import { HeldOutput, runOnBigStack, writeChunks } from './bigstack.js';
 import { resetStdin, stdinRead, stdinStreamed } from './stdin.js';
 
@@ -87,14 +87,24 @@ export async function main(argv: string[], stdin?: string): Promise<number> {
     writeChunks(kept);
     return code;
   }
+  const forecast = stackForecast();
   clearStackExhausted();
   process.exitCode = undefined;
   try {
     return await runOnBigStack(argv, stdinRead());
   } catch {
-    // no thread to be had: the first run's result stands
-    writeChunks(kept);
-    return code;
+    // no thread to be had: the first run's result stands, or, when it stopped on a forecast alone, a
+    // run without forecasts gives it
+    if (!forecast) {
+      writeChunks(kept);
+      return code;
+    }
+    setForecasts(false);
+    try {
+      return await main(argv, stdinRead());
+    } finally {
+      setForecasts(true);
+    }
   }
 }
 

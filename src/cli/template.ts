@@ -15,7 +15,8 @@ import { readStdin } from './inputs.js';
 import { InputTooLarge, linesLimited } from '../util/fs.js';
 import { stdinSource } from './stdin.js';
 import { BigStackBatch } from './bigstack.js';
-import { clearStackExhausted, onBigStack, stackExhausted } from '../util/stack.js';
+import { clearStackExhausted, forecastDeep, onBigStack, stackExhausted } from '../util/stack.js';
+import { jsonNesting, nestingEstimate } from '../template/nesting.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -56,6 +57,8 @@ export function templateCommand(program: Command): void {
     const limits = limitsFromFlags(flags);
     const stdin = file === '-' || flags.data === '-' ? await readStdin() : '';
     const text = file === '-' ? stdin : readInputText(file);
+    // nesting past the default stack: straight to the big one (util/stack.ts), before anything is parsed
+    if (forecastDeep(nestingEstimate(text))) throw new Error(`${file}: nesting deeper than the default stack`);
     const data = flags.data ? readData(flags.data, stdin) : null;
     const t = new Template(file === '-' ? 'stdin' : basename(file));
     if (flags.option.length > 0) t.option(...flags.option);
@@ -88,8 +91,11 @@ async function batch(): Promise<void> {
     for await (const line of withStdinName(lines)) {
       if (line.trim() === '') continue;
       clearStackExhausted();
-      let result = runLine(line);
-      if (big && stackExhausted()) result = await big.run(line).catch(() => result);
+      // a case guessed deeper than the default stack is not tried on it first
+      const deep = big !== undefined && forecastDeep(Math.max(nestingEstimate(line), jsonNesting(line)));
+      let result = deep ? undefined : runLine(line);
+      if (big && stackExhausted()) result = await big.run(line).catch(() => result ?? runLine(line));
+      result ??= runLine(line);
       process.stdout.write(result + '\n');
     }
   } finally {

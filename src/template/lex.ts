@@ -105,7 +105,10 @@ function hasRightTrimMarker(s: string, at: number): boolean {
 type StateFn = ((l: Lexer) => StateFn) | null;
 
 export class Lexer {
-  readonly items: Item[] = [];
+  /** Items emitted and not yet taken (nextItem), from head on. */
+  items: Item[] = [];
+  private head = 0;
+  private state: StateFn = lexText;
   pos = 0;
   start = 0;
   atEOF = false;
@@ -123,10 +126,21 @@ export class Lexer {
     readonly continueOK: boolean,
   ) {}
 
-  run(): Item[] {
-    let state: StateFn = lexText;
-    while (state) state = state(this);
-    return this.items;
+  /**
+   * The next item, lexed when asked for, as Go's lexer does: an item lives only until the parser has
+   * read it, instead of all of them for the whole parse (a garbage collection copies every item still
+   * alive, and under deep nesting it also walks the whole stack). undefined past the end or an error.
+   */
+  nextItem(): Item | undefined {
+    while (this.head === this.items.length) {
+      if (!this.state) return undefined;
+      if (this.head > 0) {
+        this.items = [];
+        this.head = 0;
+      }
+      this.state = this.state(this);
+    }
+    return this.items[this.head++];
   }
 
   next(): number {
@@ -515,8 +529,8 @@ function lexRawQuote(l: Lexer): StateFn {
   return lexInsideAction;
 }
 
-/** Scan the whole input. Lexing stops at the first error item, as Go's lexer does. */
-export function lex(
+/** A lexer over the input; lexing stops at the first error item, as Go's lexer does. */
+export function lexer(
   name: string,
   input: string,
   left: string,
@@ -524,6 +538,6 @@ export function lex(
   emitComment: boolean,
   breakOK: boolean,
   continueOK: boolean,
-): Item[] {
-  return new Lexer(name, input, left || '{{', right || '}}', emitComment, breakOK, continueOK).run();
+): Lexer {
+  return new Lexer(name, input, left || '{{', right || '}}', emitComment, breakOK, continueOK);
 }

@@ -3,7 +3,7 @@
 
 import { parseGoInt, parseGoUint, underscoreOK } from './strconv.js';
 import { ParseError } from './errors.js';
-import { Item, ItemType, itemString, lex } from './lex.js';
+import { Item, ItemType, Lexer, itemString, lexer } from './lex.js';
 import {
   ActionNode,
   BoolNode,
@@ -54,10 +54,9 @@ class ParseAbort {
 const ZERO_ITEM: Item = { typ: ItemType.Error, pos: 0, val: '', line: 0 };
 
 class ItemStream {
-  i = 0;
-  constructor(readonly items: Item[]) {}
+  constructor(readonly lexer: Lexer) {}
   nextItem(): Item {
-    return this.i < this.items.length ? this.items[this.i++]! : ZERO_ITEM;
+    return this.lexer.nextItem() ?? ZERO_ITEM;
   }
 }
 
@@ -180,7 +179,7 @@ export class Tree implements TreeInfo {
   parse(text: string, leftDelim: string, rightDelim: string, treeSet: Map<string, Tree>, funcs: HasFunction): this {
     try {
       this.parseName = this.name;
-      const items = lex(
+      const items = lexer(
         this.name,
         text,
         leftDelim,

@@ -12,10 +12,17 @@ export const BIG_STACK_MB = 2048;
 /**
  * The stack of the thread a library call is re-run on (util/syncstack.ts). Go's deep cases
  * (test/hardening/deep-go.json: 100,000 template calls, 20,000 nested ifs, data 10,000 deep) all pass
- * with 32 MB; a value that contains itself is printed until the stack ends, which took 200 s and
- * 3.5 GB at 2 GiB and takes about 3 s at this size, while the caller waits.
+ * with 32 MB; a run that recurses without end (a tpl that evaluates itself) goes on until the stack
+ * ends, longer the bigger it is, while the caller waits.
  */
 export const LIBRARY_STACK_MB = 128;
+
+/**
+ * Input guessed to nest deeper than this (template/nesting.ts) goes to the big stack at once: a default
+ * stack runs out near 1,500 levels of the parser, the printers or the data readers, and a first run
+ * that lexes, parses and converts everything before it runs out costs about as much as the second.
+ */
+export const FORECAST_DEPTH = 2000;
 
 let big = false;
 let libraryRetry = true;
@@ -29,6 +36,8 @@ export function setLibraryBigStack(on: boolean): void {
   libraryRetry = on;
 }
 let exhausted = false;
+let forecasts = true;
+let forecast = false;
 
 /** True on the big-stack thread: deep nesting there is Go's business, not a reason to retry. */
 export function onBigStack(): boolean {
@@ -50,6 +59,28 @@ export function stackExhausted(): boolean {
 
 export function clearStackExhausted(): void {
   exhausted = false;
+  forecast = false;
+}
+
+/**
+ * On the default stack, true (and the stack noted as exhausted, though it was not) when depth is past
+ * FORECAST_DEPTH: the caller then stops, and the command runs on the big stack from the start.
+ */
+export function forecastDeep(depth: number): boolean {
+  if (big || !forecasts || depth <= FORECAST_DEPTH) return false;
+  exhausted = true;
+  forecast = true;
+  return true;
+}
+
+/** The stack was noted as exhausted by a forecast only: a run without forecasts gives the real result. */
+export function stackForecast(): boolean {
+  return forecast;
+}
+
+/** Where no big stack can be had, forecasts are turned off and the command run as it is. */
+export function setForecasts(on: boolean): void {
+  forecasts = on;
 }
 
 /**

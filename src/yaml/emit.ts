@@ -472,7 +472,8 @@ class Emitter {
   private writeIndent(): void {
     const indent = Math.max(this.indent, 0);
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
-    while (this.column < indent) this.put(' ');
+    // at once: a space at a time made a rope of one node per space, quadratic in the depth of the value
+    if (this.column < indent) this.put(' '.repeat(indent - this.column));
     this.whitespace = true;
     this.indention = true;
   }
