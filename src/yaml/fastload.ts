@@ -12,6 +12,11 @@ import { SLICE_IFACE, newMap, withType } from '../template/value.js';
 import { resolvePlain as resolveV2 } from './resolve.js';
 
 export class Unsupported extends Error {
+  /** The lines (1-based) of the block entries and list items open when reading stopped, outermost
+   *  first: the last is the entry being read, the others its ancestors. Empty at the document level. */
+  open: number[] = [];
+  /** The line of the entry read before the last of `open`, at its level (0 when it is the first). */
+  previous = 0;
   constructor(
     readonly line: number,
     why: string,
@@ -358,10 +363,13 @@ class Reader {
 
   private sequence(indent: number, record?: { startLine: number; endLine: number }[]): unknown[] {
     const out: unknown[] = withType([], SLICE_IFACE);
+    let previous = 0;
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || !isSeqItem(l.text)) break;
       const start = l.no;
+      this.open.push(start);
+      this.previous.push(previous);
       // the rest of the line is a node indented past the dash
       let k = 1;
       while (l.text[k] === ' ') k++;
@@ -378,6 +386,9 @@ class Reader {
         const inner: Line = { no: l.no, indent: indent + k, text: rest };
         out.push(this.inline(inner, indent));
       }
+      this.open.pop();
+      this.previous.pop();
+      previous = start;
       if (record) {
         const n = this.peek();
         record.push({ startLine: start, endLine: n ? n.no : this.raw(this.index())?.no ?? Number.MAX_SAFE_INTEGER });
@@ -410,9 +421,13 @@ class Reader {
 
   private mapping(indent: number): Record<string, unknown> {
     const out = newMap() as Record<string, unknown>;
+    let previous = 0;
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || isSeqItem(l.text)) break;
+      this.open.push(l.no);
+      this.previous.push(previous);
+      previous = l.no;
       const t = l.text;
       let key: string;
       let after: number;
@@ -449,6 +464,8 @@ class Reader {
         setKey(out, key, this.scalarValue(rest, l.no, indent));
         if (this.positions && this.lastBlock) note(this.positions.blocks, out, key, this.lastBlock);
       }
+      this.open.pop();
+      this.previous.pop();
     }
     return out;
   }
@@ -466,6 +483,10 @@ class Reader {
 
   itemRecord?: { startLine: number; endLine: number }[];
   positions?: Positions;
+  /** Lines of the entries being read, outermost first (Unsupported.open), and of the entry read
+   *  before each at its level (0 for none). */
+  readonly open: number[] = [];
+  readonly previous: number[] = [];
   /** Read flow collections spread over lines (see fastParse). */
   multiLineFlow = false;
 
@@ -767,10 +788,18 @@ export function fastParse(text: string, positions?: Positions, opts: { multiLine
     let value: unknown;
     if (first.indent !== 0 && !isSeqItem(first.text)) throw new Unsupported(first.no, 'indented document');
     const single = first.text[0] === '"' || first.text[0] === "'" || first.text[0] === '[' || first.text[0] === '{' || (!isSeqItem(first.text) && findColon(first.text, first.no) < 0);
-    if (single) {
-      r.next();
-      value = (r as unknown as { scalarValue(s: string, no: number, indent: number): unknown }).scalarValue(first.text, first.no, -1);
-    } else value = r.block(first.indent);
+    try {
+      if (single) {
+        r.next();
+        value = (r as unknown as { scalarValue(s: string, no: number, indent: number): unknown }).scalarValue(first.text, first.no, -1);
+      } else value = r.block(first.indent);
+    } catch (e) {
+      if (e instanceof Unsupported) {
+        e.open = r.open.slice();
+        e.previous = r.previous[r.previous.length - 1] ?? 0;
+      }
+      throw e;
+    }
     const left = r.peek();
     if (left) throw new Unsupported(left.no, 'unexpected content');
     docs.push({ value, startLine: first.no, markerLine: marker || first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });
