@@ -368,6 +368,14 @@ class Reader {
       const l = this.peek();
       if (!l || l.indent !== indent || !isSeqItem(l.text)) break;
       const start = l.no;
+      const t = this.target;
+      if (t && (this.depth >= t.length || Number(t[this.depth]) !== out.length)) {
+        // not on the way to the target: the item's lines are stepped over
+        this.next();
+        this.skipNode(indent, false);
+        out.push(null);
+        continue;
+      }
       this.open.push(start);
       this.previous.push(previous);
       // the rest of the line is a node indented past the dash
@@ -378,6 +386,7 @@ class Reader {
         const n = rest === '' || rest[0] === '#' ? this.nextContent(l.no) : undefined;
         note(this.positions.keys, out, out.length, n ? [l.no, indent + 1, n.no, n.indent + 1] : [l.no, indent + 1, l.no, indent + k + 1]);
       }
+      this.depth++;
       if (rest === '' || rest[0] === '#') {
         this.next();
         const n = this.peek();
@@ -386,6 +395,7 @@ class Reader {
         const inner: Line = { no: l.no, indent: indent + k, text: rest };
         out.push(this.inline(inner, indent));
       }
+      this.depth--;
       this.open.pop();
       this.previous.pop();
       previous = start;
@@ -448,6 +458,15 @@ class Reader {
       }
       this.next();
       const rest = t.slice(after).trimStart();
+      const target = this.target;
+      if (target && (this.depth >= target.length || String(target[this.depth]) !== key)) {
+        // not on the way to the target: the value's lines are stepped over
+        this.skipNode(indent, rest === '' || rest[0] === '#');
+        this.open.pop();
+        this.previous.pop();
+        continue;
+      }
+      this.depth++;
       if (this.positions) {
         const n = rest === '' || rest[0] === '#' ? this.peek() : undefined;
         const value = n && (n.indent > indent || (n.indent === indent && isSeqItem(n.text))) ? [n.no, n.indent + 1] : rest === '' || rest[0] === '#' ? [l.no, indent + 1] : [l.no, indent + 1 + t.length - rest.length];
@@ -464,6 +483,7 @@ class Reader {
         setKey(out, key, this.scalarValue(rest, l.no, indent));
         if (this.positions && this.lastBlock) note(this.positions.blocks, out, key, this.lastBlock);
       }
+      this.depth--;
       this.open.pop();
       this.previous.pop();
     }
@@ -483,6 +503,37 @@ class Reader {
 
   itemRecord?: { startLine: number; endLine: number }[];
   positions?: Positions;
+  /** Read only the nodes on the way to this path (for its positions): every other entry's value is
+   *  stepped over unread, and left out of the result. */
+  target?: readonly (string | number)[];
+  /** How many levels of target the node being read is below the document. */
+  private depth = 0;
+
+  /**
+   * Steps over the lines of a node that belongs to an entry at `indent`: blank and comment lines, and
+   * lines indented deeper (or, for a key whose value starts on the next line, list items at its own
+   * indentation), as reading it would.
+   */
+  private skipNode(indent: number, sameIndentList: boolean): void {
+    const lines = this.lines;
+    const text = lines.text;
+    let i = this.pos;
+    for (; i < this.end; i++) {
+      const from = lines.starts[i]!;
+      const to = lines.end(i);
+      let k = from;
+      while (text.charCodeAt(k) === 32) k++;
+      if (k >= to) continue;
+      const c = text.charCodeAt(k);
+      if (c === 35) continue;
+      if ((c <= 32 || c === 0xa0 || c >= 0x1680) && text.slice(k, to).trim() === '') continue;
+      const n = k - from;
+      if (n > indent) continue;
+      if (sameIndentList && n === indent && c === 45 && (k + 1 === to || text.charCodeAt(k + 1) === 32)) continue;
+      break;
+    }
+    this.pos = i;
+  }
   /** Lines of the entries being read, outermost first (Unsupported.open), and of the entry read
    *  before each at its level (0 for none). */
   readonly open: number[] = [];
@@ -764,7 +815,7 @@ function findColon(t: string, no: number): number {
  * multiLineFlow, flow collections spread over lines are read too (template output); input files keep
  * them for the full parser, whose positions inside them error messages use.
  */
-export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean } = {}): FastDoc[] {
+export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean; target?: readonly (string | number)[] } = {}): FastDoc[] {
   if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');
   const lines = new LineTable(text);
   if (lines.get(0).text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
@@ -785,6 +836,7 @@ export function fastParse(text: string, positions?: Positions, opts: { multiLine
     r.itemRecord = items;
     r.positions = positions;
     r.multiLineFlow = opts.multiLineFlow === true;
+    if (opts.target) r.target = opts.target;
     let value: unknown;
     if (first.indent !== 0 && !isSeqItem(first.text)) throw new Unsupported(first.no, 'indented document');
     const single = first.text[0] === '"' || first.text[0] === "'" || first.text[0] === '[' || first.text[0] === '{' || (!isSeqItem(first.text) && findColon(first.text, first.no) < 0);

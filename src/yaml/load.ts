@@ -457,6 +457,8 @@ class Located extends DocumentBase {
  */
 class FastLocated extends DocumentBase {
   private readonly slices = new Map<number, SliceView | undefined>();
+  /** Paths looked up so far: the first few are read on their own, the nodes on their way alone. */
+  private lookups = 0;
   constructor(
     value: GoValue,
     index: number,
@@ -484,15 +486,23 @@ class FastLocated extends DocumentBase {
     return lo; // 0-based
   }
 
-  private slice(range: { start: number; end: number }, key: number): SliceView | undefined {
+  /**
+   * Positions in a slice. A file with one value wrong is cited once or twice: each of the first few
+   * paths is found by reading only the nodes on its way (a 50 MB values file: well under a second,
+   * against several seconds and the whole tree again); past them the slice is read once, whole.
+   */
+  private slice(range: { start: number; end: number }, key: number, path: readonly PathSegment[]): SliceView | undefined {
     if (this.slices.has(key)) return this.slices.get(key);
+    const targeted = this.lookups++ < TARGETED_LOOKUPS;
     const line0 = this.lineOf(range.start);
     const lineStart = this.lineStarts()[line0]!;
     const blank = /^\s*$/.test(this.text.slice(lineStart, range.start));
     const from = blank ? lineStart : range.start;
     const sub = this.text.slice(from, range.end);
     const colOffset = blank ? 0 : range.start - lineStart;
-    let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
+    let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0, targeted ? path : undefined) : undefined;
+    // a view of one path serves that path only
+    if (view && targeted) return view;
     if (!view) {
       const lc = new (yamlLib().LineCounter)();
       let d: Document.Parsed | undefined;
@@ -509,9 +519,10 @@ class FastLocated extends DocumentBase {
 
   private route(path: readonly PathSegment[]): [SliceView | undefined, PathSegment[]] {
     if (this.items && path[0] === 'items' && typeof path[1] === 'number' && this.items[path[1]]) {
-      return [this.slice(this.items[path[1]]!, path[1]), [...this.itemPrefix, ...path.slice(2)]];
+      const p = [...this.itemPrefix, ...path.slice(2)];
+      return [this.slice(this.items[path[1]]!, path[1], p), p];
     }
-    return [this.slice(this.range, -1), [...path]];
+    return [this.slice(this.range, -1, path), [...path]];
   }
 
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
@@ -530,12 +541,16 @@ interface SliceView {
   blockScalarAt(path: readonly PathSegment[]): Position | undefined;
 }
 
-/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1`. */
-function fastPositions(sub: string, line0: number): SliceView | undefined {
+/** Paths of a document found by reading only the nodes on their way, before it is read whole. */
+const TARGETED_LOOKUPS = 4;
+
+/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1` (with a
+ *  target, for that path and its ancestors only). */
+function fastPositions(sub: string, line0: number, target?: readonly PathSegment[]): SliceView | undefined {
   const positions: Positions = { keys: new WeakMap(), blocks: new WeakMap() };
   let docs: FastDoc[];
   try {
-    docs = fastParse(sub, positions);
+    docs = fastParse(sub, positions, target ? { target } : {});
   } catch {
     return undefined;
   }
