@@ -197,7 +197,7 @@ function flow(s: string, i: number, line: number): [unknown, number] {
     while (k < s.length) {
       const d = s[k]!;
       if (d === ',' || d === ']' || d === '}') break;
-      if (d === ':' && (s[k + 1] === ' ' || s[k + 1] === ',' || s[k + 1] === '}' || s[k + 1] === ']' || s[k + 1] === undefined) && inMap) break;
+      if (d === ':' && (s[k + 1] === ' ' || s[k + 1] === '\n' || s[k + 1] === ',' || s[k + 1] === '}' || s[k + 1] === ']' || s[k + 1] === undefined) && inMap) break;
       if (d === '#' && s[k - 1] === ' ') throw new Unsupported(line, 'comment in flow');
       k++;
     }
@@ -812,8 +812,9 @@ function findColon(t: string, no: number): number {
 
 /**
  * Split text into documents and read each; throws Unsupported for what it does not handle. With
- * multiLineFlow, flow collections spread over lines are read too (template output); input files keep
- * them for the full parser, whose positions inside them error messages use.
+ * multiLineFlow, flow collections spread over lines are read too (template output, and input files'
+ * values); positions are read without it, so that those inside such a collection are the full
+ * parser's.
  */
 export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean; target?: readonly (string | number)[] } = {}): FastDoc[] {
   if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');

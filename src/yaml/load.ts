@@ -708,7 +708,8 @@ function lazyLineStarts(text: string): () => number[] {
 function loadFast(text: string, file: string): LoadedDocument[] | Unsupported | undefined {
   let docs: FastDoc[];
   try {
-    docs = fastParse(text);
+    // flow collections over lines too: a 50 MB one took the full parser past V8's heap limit
+    docs = fastParse(text, undefined, { multiLineFlow: true });
   } catch (e) {
     if (e instanceof Unsupported) return e;
     if (e instanceof RangeError) return undefined;
