@@ -10,6 +10,7 @@
 
 import { SLICE_IFACE, newMap, withType } from '../template/value.js';
 import { resolvePlain as resolveV2 } from './resolve.js';
+import { wholeLines } from './yamllib.js';
 
 export class Unsupported extends Error {
   /** The lines (1-based) of the block entries and list items open when reading stopped, outermost
@@ -267,7 +268,7 @@ function literalRegExps(n: number): [RegExp, RegExp] {
   let r = literalCache.get(n);
   if (!r) {
     if (literalCache.size >= 64) literalCache.clear();
-    r = [new RegExp(`(?: {${n}}[^\\n]*\\n| *\\n)*`, 'y'), new RegExp(`(^|\\n) {1,${n}}`, 'g')];
+    r = [new RegExp(`(?: {${n}}[^\\n]*\\n| *\\n){0,4096}`, 'y'), new RegExp(`(^|\\n) {1,${n}}`, 'g')];
     literalCache.set(n, r);
   }
   return r;
@@ -673,9 +674,7 @@ class Reader {
     const c = text.charCodeAt(from + m);
     if (!(c > 32 && c < 127) || m <= indent || m === 0) return undefined;
     const [extent, dedent] = literalRegExps(m);
-    extent.lastIndex = from;
-    extent.exec(text);
-    const to = extent.lastIndex;
+    const to = wholeLines(extent, text, from);
     if (to === from) return undefined;
     if (to < text.length) {
       // the line after must have text (not a blank line of tabs) and less indentation
