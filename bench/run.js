@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,audit,golden] [--dump=N] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,values,audit,golden] [--dump=N] [--values=MB] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -11,7 +11,10 @@
 // RSS of the CLI on 1,000 vs 10,000 workloads; (dump) render, render --merged in both modes and audit (text, JSON,
 // and with the heap capped at 128 MB) of a generated cluster dump (bench/lib/dump.js, 23,000 workloads): wall and
 // CPU time, peak RSS; (deep) the nesting cases of test/hardening/deep-go.json as deep as Go runs them, cold
-// `template --batch` against tools/gorender (bench/lib/deep.js). The Go columns appear when tools/gorender/gorender is
+// `template --batch` against tools/gorender (bench/lib/deep.js); (values) `render` of one
+// Deployment with a large values file of each shape of bench/lib/bigvalues.js (--values=MB, default 10; 50 is the
+// hostile-input size), given with --values-file, --values and as the ConfigMap's data.values, beside Go reading the
+// same files as istiod does (tools/valuesread). The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
 
@@ -26,6 +29,7 @@ import { haveValgrind } from './lib/cold-count.js';
 import { workloadList } from './lib/workloads.js';
 import { clusterDump, injectTestdata } from './lib/dump.js';
 import { deepTable, runDeep } from './lib/deep.js';
+import { SHAPES, bigValues, withDataValues } from './lib/bigvalues.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -468,6 +472,64 @@ if (want('dump')) {
   }
 }
 
+// ---------- large values files: render with each shape, and Go reading the same files ----------
+
+let valuesRuns = null;
+if (want('values')) {
+  const mb = Number(opt('values') === undefined || opt('values') === true ? 10 : opt('values'));
+  const real = configMapFolder(root);
+  const cmDir = real && existsSync(join(real, '1.24.0', 'istio-sidecar-injector.yaml')) ? join(real, '1.24.0') : join(root, 'examples');
+  const cm = join(cmDir, 'istio-sidecar-injector.yaml');
+  const base = ['render', '-q', '--mesh', join(cmDir, 'istio-mesh.yaml'), '-f', ex('deployment.yaml')];
+  const goReader = useGo ? buildValuesRead() : undefined;
+  valuesRuns = { mb, configMap: cmDir.startsWith(root) ? 'examples' : 'real 1.24.0', runs: [] };
+  const cases = [...SHAPES.map((shape) => [shape, '--values-file']), ['maps', '--values'], ['json', '--values'], ['maps', 'data.values'], ['json', 'data.values']];
+  for (const [shape, how] of cases) {
+    const file = join(scratch, `values-${shape}.yaml`);
+    if (!existsSync(file)) writeFileSync(file, bigValues(shape, mb * 1e6));
+    let args;
+    if (how === 'data.values') {
+      const cmFile = join(scratch, `cm-values-${shape}.yaml`);
+      writeFileSync(cmFile, withDataValues(readFileSync(cm, 'utf8'), readFileSync(file, 'utf8')));
+      args = [...base, '--injector-configmap', cmFile];
+    } else args = [...base, '--injector-configmap', cm, how, file];
+    console.error(`bench: values, ${shape} ${how} (${mb} MB)`);
+    const r = { shape, how, bytes: readFileSync(file).length, ...valuesRun(args) };
+    if (goReader && how === '--values-file') r.go = goValuesRead(goReader, file);
+    valuesRuns.runs.push(r);
+    if (how === 'data.values') rmSync(join(scratch, `cm-values-${shape}.yaml`), { force: true });
+  }
+}
+
+/** tools/valuesread built into the scratch folder, or undefined without Go. */
+function buildValuesRead() {
+  if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) return undefined;
+  const out = join(scratch, 'valuesread');
+  const b = spawnSync('go', ['build', '-o', out, '.'], {
+    cwd: join(root, 'tools', 'valuesread'),
+    env: { ...process.env, GOPATH: process.env.GORENDER_GOPATH ?? '/usr/share/gocode', GO111MODULE: 'off', GOFLAGS: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return b.status === 0 ? out : undefined;
+}
+
+/** Go's reading of one values file (its own CPU time and peak RSS, printed by tools/valuesread). */
+function goValuesRead(tool, file) {
+  const p = spawnSync(tool, [file], { encoding: 'utf8' });
+  const m = /: (.*); wall ([\d.]+) s, CPU ([\d.]+) s, peak RSS (\d+) MB$/.exec(p.stdout.trim());
+  return m ? { result: m[1], ns: Number(m[2]) * 1e9, cpuNs: Number(m[3]) * 1e9, kib: Number(m[4]) * 1024 } : { result: `failed: ${(p.stderr || p.stdout).trim()}` };
+}
+
+/** One cold render: wall and CPU time, peak RSS, exit code and the first line on stderr. */
+function valuesRun(args) {
+  const file = join(scratch, `usage-${usageSeq++}.json`);
+  const start = process.hrtime.bigint();
+  const p = spawnSync(process.execPath, ['--import', usagePreload, bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, BENCH_USAGE_FILE: file } });
+  const ns = Number(process.hrtime.bigint() - start);
+  const u = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return { ns, cpuNs: u ? (u.user + u.system) * 1000 : undefined, kib: u?.maxRSS, code: p.status ?? p.signal, stderr: (p.stderr ?? '').split('\n')[0].replace(scratch, '<scratch>') };
+}
+
 /** One cold process, as measuredRun; exit code 1 is a result here (audit's findings), not a failure. */
 function dumpRun(script, args, nodeFlags = []) {
   const file = join(scratch, `usage-${usageSeq++}.json`);
@@ -580,11 +642,20 @@ if (deepRows) {
   console.log('deep nesting, one cold process a case (least of the runs; CPU is user+system of all threads; MiB is peak RSS)');
   console.log(deepTable(deepRows));
 }
+if (valuesRuns) {
+  console.log('');
+  console.log(`large values files: ${valuesRuns.mb} MB of each shape (bench/lib/bigvalues.js), render of one Deployment, ${valuesRuns.configMap} ConfigMap; Go: tools/valuesread (sigs.k8s.io/yaml.Unmarshal)`);
+  const mib = (k) => (k === undefined ? '-' : `${(k / 1024).toFixed(0)} MiB`);
+  for (const r of valuesRuns.runs) {
+    const go = r.go ? `  | Go CPU ${fmtNs(r.go.cpuNs).padStart(9)}  peak RSS ${mib(r.go.kib).padStart(8)}` : '';
+    console.log(`  ${`${r.shape} ${r.how}`.padEnd(26)} exit ${String(r.code).padEnd(2)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  peak RSS ${mib(r.kib).padStart(8)}${go}${r.code === 0 ? '' : `  ${r.stderr.slice(0, 120)}`}`);
+  }
+}
 if (scaleLines.length) {
   console.log('');
   for (const l of scaleLines) console.log(l);
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
-  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns }, null, 2) + '\n');
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns, values: valuesRuns }, null, 2) + '\n');
 }

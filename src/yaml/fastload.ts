@@ -10,8 +10,14 @@
 
 import { SLICE_IFACE, newMap, withType } from '../template/value.js';
 import { resolvePlain as resolveV2 } from './resolve.js';
+import { wholeLines } from './yamllib.js';
 
 export class Unsupported extends Error {
+  /** The lines (1-based) of the block entries and list items open when reading stopped, outermost
+   *  first: the last is the entry being read, the others its ancestors. Empty at the document level. */
+  open: number[] = [];
+  /** The line of the entry read before the last of `open`, at its level (0 when it is the first). */
+  previous = 0;
   constructor(
     readonly line: number,
     why: string,
@@ -192,7 +198,7 @@ function flow(s: string, i: number, line: number): [unknown, number] {
     while (k < s.length) {
       const d = s[k]!;
       if (d === ',' || d === ']' || d === '}') break;
-      if (d === ':' && (s[k + 1] === ' ' || s[k + 1] === ',' || s[k + 1] === '}' || s[k + 1] === ']' || s[k + 1] === undefined) && inMap) break;
+      if (d === ':' && (s[k + 1] === ' ' || s[k + 1] === '\n' || s[k + 1] === ',' || s[k + 1] === '}' || s[k + 1] === ']' || s[k + 1] === undefined) && inMap) break;
       if (d === '#' && s[k - 1] === ' ') throw new Unsupported(line, 'comment in flow');
       k++;
     }
@@ -262,7 +268,7 @@ function literalRegExps(n: number): [RegExp, RegExp] {
   let r = literalCache.get(n);
   if (!r) {
     if (literalCache.size >= 64) literalCache.clear();
-    r = [new RegExp(`(?: {${n}}[^\\n]*\\n| *\\n)*`, 'y'), new RegExp(`(^|\\n) {1,${n}}`, 'g')];
+    r = [new RegExp(`(?: {${n}}[^\\n]*\\n| *\\n){0,4096}`, 'y'), new RegExp(`(^|\\n) {1,${n}}`, 'g')];
     literalCache.set(n, r);
   }
   return r;
@@ -358,10 +364,21 @@ class Reader {
 
   private sequence(indent: number, record?: { startLine: number; endLine: number }[]): unknown[] {
     const out: unknown[] = withType([], SLICE_IFACE);
+    let previous = 0;
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || !isSeqItem(l.text)) break;
       const start = l.no;
+      const t = this.target;
+      if (t && (this.depth >= t.length || Number(t[this.depth]) !== out.length)) {
+        // not on the way to the target: the item's lines are stepped over
+        this.next();
+        this.skipNode(indent, false);
+        out.push(null);
+        continue;
+      }
+      this.open.push(start);
+      this.previous.push(previous);
       // the rest of the line is a node indented past the dash
       let k = 1;
       while (l.text[k] === ' ') k++;
@@ -370,6 +387,7 @@ class Reader {
         const n = rest === '' || rest[0] === '#' ? this.nextContent(l.no) : undefined;
         note(this.positions.keys, out, out.length, n ? [l.no, indent + 1, n.no, n.indent + 1] : [l.no, indent + 1, l.no, indent + k + 1]);
       }
+      this.depth++;
       if (rest === '' || rest[0] === '#') {
         this.next();
         const n = this.peek();
@@ -378,6 +396,10 @@ class Reader {
         const inner: Line = { no: l.no, indent: indent + k, text: rest };
         out.push(this.inline(inner, indent));
       }
+      this.depth--;
+      this.open.pop();
+      this.previous.pop();
+      previous = start;
       if (record) {
         const n = this.peek();
         record.push({ startLine: start, endLine: n ? n.no : this.raw(this.index())?.no ?? Number.MAX_SAFE_INTEGER });
@@ -410,9 +432,13 @@ class Reader {
 
   private mapping(indent: number): Record<string, unknown> {
     const out = newMap() as Record<string, unknown>;
+    let previous = 0;
     for (;;) {
       const l = this.peek();
       if (!l || l.indent !== indent || isSeqItem(l.text)) break;
+      this.open.push(l.no);
+      this.previous.push(previous);
+      previous = l.no;
       const t = l.text;
       let key: string;
       let after: number;
@@ -433,6 +459,15 @@ class Reader {
       }
       this.next();
       const rest = t.slice(after).trimStart();
+      const target = this.target;
+      if (target && (this.depth >= target.length || String(target[this.depth]) !== key)) {
+        // not on the way to the target: the value's lines are stepped over
+        this.skipNode(indent, rest === '' || rest[0] === '#');
+        this.open.pop();
+        this.previous.pop();
+        continue;
+      }
+      this.depth++;
       if (this.positions) {
         const n = rest === '' || rest[0] === '#' ? this.peek() : undefined;
         const value = n && (n.indent > indent || (n.indent === indent && isSeqItem(n.text))) ? [n.no, n.indent + 1] : rest === '' || rest[0] === '#' ? [l.no, indent + 1] : [l.no, indent + 1 + t.length - rest.length];
@@ -449,6 +484,9 @@ class Reader {
         setKey(out, key, this.scalarValue(rest, l.no, indent));
         if (this.positions && this.lastBlock) note(this.positions.blocks, out, key, this.lastBlock);
       }
+      this.depth--;
+      this.open.pop();
+      this.previous.pop();
     }
     return out;
   }
@@ -466,6 +504,41 @@ class Reader {
 
   itemRecord?: { startLine: number; endLine: number }[];
   positions?: Positions;
+  /** Read only the nodes on the way to this path (for its positions): every other entry's value is
+   *  stepped over unread, and left out of the result. */
+  target?: readonly (string | number)[];
+  /** How many levels of target the node being read is below the document. */
+  private depth = 0;
+
+  /**
+   * Steps over the lines of a node that belongs to an entry at `indent`: blank and comment lines, and
+   * lines indented deeper (or, for a key whose value starts on the next line, list items at its own
+   * indentation), as reading it would.
+   */
+  private skipNode(indent: number, sameIndentList: boolean): void {
+    const lines = this.lines;
+    const text = lines.text;
+    let i = this.pos;
+    for (; i < this.end; i++) {
+      const from = lines.starts[i]!;
+      const to = lines.end(i);
+      let k = from;
+      while (text.charCodeAt(k) === 32) k++;
+      if (k >= to) continue;
+      const c = text.charCodeAt(k);
+      if (c === 35) continue;
+      if ((c <= 32 || c === 0xa0 || c >= 0x1680) && text.slice(k, to).trim() === '') continue;
+      const n = k - from;
+      if (n > indent) continue;
+      if (sameIndentList && n === indent && c === 45 && (k + 1 === to || text.charCodeAt(k + 1) === 32)) continue;
+      break;
+    }
+    this.pos = i;
+  }
+  /** Lines of the entries being read, outermost first (Unsupported.open), and of the entry read
+   *  before each at its level (0 for none). */
+  readonly open: number[] = [];
+  readonly previous: number[] = [];
   /** Read flow collections spread over lines (see fastParse). */
   multiLineFlow = false;
 
@@ -601,9 +674,7 @@ class Reader {
     const c = text.charCodeAt(from + m);
     if (!(c > 32 && c < 127) || m <= indent || m === 0) return undefined;
     const [extent, dedent] = literalRegExps(m);
-    extent.lastIndex = from;
-    extent.exec(text);
-    const to = extent.lastIndex;
+    const to = wholeLines(extent, text, from);
     if (to === from) return undefined;
     if (to < text.length) {
       // the line after must have text (not a blank line of tabs) and less indentation
@@ -740,10 +811,11 @@ function findColon(t: string, no: number): number {
 
 /**
  * Split text into documents and read each; throws Unsupported for what it does not handle. With
- * multiLineFlow, flow collections spread over lines are read too (template output); input files keep
- * them for the full parser, whose positions inside them error messages use.
+ * multiLineFlow, flow collections spread over lines are read too (template output, and input files'
+ * values); positions are read without it, so that those inside such a collection are the full
+ * parser's.
  */
-export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean } = {}): FastDoc[] {
+export function fastParse(text: string, positions?: Positions, opts: { multiLineFlow?: boolean; target?: readonly (string | number)[] } = {}): FastDoc[] {
   if (text.includes('\t') && /^\t|\n\t/.test(text)) throw new Unsupported(1, 'tab indentation');
   const lines = new LineTable(text);
   if (lines.get(0).text.charCodeAt(0) === 0xfeff) throw new Unsupported(1, 'byte order mark');
@@ -764,13 +836,22 @@ export function fastParse(text: string, positions?: Positions, opts: { multiLine
     r.itemRecord = items;
     r.positions = positions;
     r.multiLineFlow = opts.multiLineFlow === true;
+    if (opts.target) r.target = opts.target;
     let value: unknown;
     if (first.indent !== 0 && !isSeqItem(first.text)) throw new Unsupported(first.no, 'indented document');
     const single = first.text[0] === '"' || first.text[0] === "'" || first.text[0] === '[' || first.text[0] === '{' || (!isSeqItem(first.text) && findColon(first.text, first.no) < 0);
-    if (single) {
-      r.next();
-      value = (r as unknown as { scalarValue(s: string, no: number, indent: number): unknown }).scalarValue(first.text, first.no, -1);
-    } else value = r.block(first.indent);
+    try {
+      if (single) {
+        r.next();
+        value = (r as unknown as { scalarValue(s: string, no: number, indent: number): unknown }).scalarValue(first.text, first.no, -1);
+      } else value = r.block(first.indent);
+    } catch (e) {
+      if (e instanceof Unsupported) {
+        e.open = r.open.slice();
+        e.previous = r.previous[r.previous.length - 1] ?? 0;
+      }
+      throw e;
+    }
     const left = r.peek();
     if (left) throw new Unsupported(left.no, 'unexpected content');
     docs.push({ value, startLine: first.no, markerLine: marker || first.no, endLine: endExclusive + 1, items: items.length ? items.map((it) => ({ startLine: it.startLine, endLine: Math.min(it.endLine, endExclusive + 1) })) : undefined });

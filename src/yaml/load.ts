@@ -457,6 +457,8 @@ class Located extends DocumentBase {
  */
 class FastLocated extends DocumentBase {
   private readonly slices = new Map<number, SliceView | undefined>();
+  /** Paths looked up so far: the first few are read on their own, the nodes on their way alone. */
+  private lookups = 0;
   constructor(
     value: GoValue,
     index: number,
@@ -484,15 +486,23 @@ class FastLocated extends DocumentBase {
     return lo; // 0-based
   }
 
-  private slice(range: { start: number; end: number }, key: number): SliceView | undefined {
+  /**
+   * Positions in a slice. A file with one value wrong is cited once or twice: each of the first few
+   * paths is found by reading only the nodes on its way (a 50 MB values file: well under a second,
+   * against several seconds and the whole tree again); past them the slice is read once, whole.
+   */
+  private slice(range: { start: number; end: number }, key: number, path: readonly PathSegment[]): SliceView | undefined {
     if (this.slices.has(key)) return this.slices.get(key);
+    const targeted = this.lookups++ < TARGETED_LOOKUPS;
     const line0 = this.lineOf(range.start);
     const lineStart = this.lineStarts()[line0]!;
     const blank = /^\s*$/.test(this.text.slice(lineStart, range.start));
     const from = blank ? lineStart : range.start;
     const sub = this.text.slice(from, range.end);
     const colOffset = blank ? 0 : range.start - lineStart;
-    let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0) : undefined;
+    let view: SliceView | undefined = colOffset === 0 && !/^\s*[[{]/.test(sub) ? fastPositions(sub, line0, targeted ? path : undefined) : undefined;
+    // a view of one path serves that path only
+    if (view && targeted) return view;
     if (!view) {
       const lc = new (yamlLib().LineCounter)();
       let d: Document.Parsed | undefined;
@@ -509,9 +519,10 @@ class FastLocated extends DocumentBase {
 
   private route(path: readonly PathSegment[]): [SliceView | undefined, PathSegment[]] {
     if (this.items && path[0] === 'items' && typeof path[1] === 'number' && this.items[path[1]]) {
-      return [this.slice(this.items[path[1]]!, path[1]), [...this.itemPrefix, ...path.slice(2)]];
+      const p = [...this.itemPrefix, ...path.slice(2)];
+      return [this.slice(this.items[path[1]]!, path[1], p), p];
     }
-    return [this.slice(this.range, -1), [...path]];
+    return [this.slice(this.range, -1, path), [...path]];
   }
 
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
@@ -530,12 +541,16 @@ interface SliceView {
   blockScalarAt(path: readonly PathSegment[]): Position | undefined;
 }
 
-/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1`. */
-function fastPositions(sub: string, line0: number): SliceView | undefined {
+/** Paths of a document found by reading only the nodes on their way, before it is read whole. */
+const TARGETED_LOOKUPS = 4;
+
+/** Positions from the fast reader, for a slice whose first line is file line `line0 + 1` (with a
+ *  target, for that path and its ancestors only). */
+function fastPositions(sub: string, line0: number, target?: readonly PathSegment[]): SliceView | undefined {
   const positions: Positions = { keys: new WeakMap(), blocks: new WeakMap() };
   let docs: FastDoc[];
   try {
-    docs = fastParse(sub, positions);
+    docs = fastParse(sub, positions, target ? { target } : {});
   } catch {
     return undefined;
   }
@@ -687,14 +702,17 @@ function lazyLineStarts(text: string): () => number[] {
   };
 }
 
-/** The fast path: block YAML as kubectl writes it. Undefined when the full parser is needed. */
-function loadFast(text: string, file: string): LoadedDocument[] | undefined {
+/** The fast path: block YAML as kubectl writes it. Where the full parser is needed, what stopped the
+ *  fast reader (undefined for a RangeError: nesting deeper than the stack, which the full parser
+ *  reports cleanly). */
+function loadFast(text: string, file: string): LoadedDocument[] | Unsupported | undefined {
   let docs: FastDoc[];
   try {
-    docs = fastParse(text);
+    // flow collections over lines too: a 50 MB one took the full parser past V8's heap limit
+    docs = fastParse(text, undefined, { multiLineFlow: true });
   } catch (e) {
-    // a RangeError is nesting deeper than the stack: the full parser reports it cleanly
-    if (e instanceof Unsupported || e instanceof RangeError) return undefined;
+    if (e instanceof Unsupported) return e;
+    if (e instanceof RangeError) return undefined;
     throw e;
   }
   const starts = lazyLineStarts(text);
@@ -776,9 +794,64 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
       throw e;
     }
     const fast = loadFast(text, file);
-    if (fast) return fast;
+    if (Array.isArray(fast)) return fast;
+    // A syntax error where the fast reader stopped is found by the full parser in that entry alone
+    // (with its ancestors' lines): the whole text costs it about 70 bytes of heap a byte.
+    if (fast) {
+      const err = entryError(text, file, opts, fast.open, fast.previous);
+      if (err) throw err;
+    }
   }
 
+  const parsed = parseFull(text, file, opts);
+  text = parsed.text;
+  const { docs, lc } = parsed;
+  // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
+  const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
+  const out: LoadedDocument[] = [];
+  docs.forEach((doc, index) => {
+    const err = syntaxError(doc, lc, file);
+    if (err) throw err;
+    const root = doc.contents as YamlNode | null;
+    const start = positionAt(lc, doc.range?.[0] ?? 0);
+    let v2;
+    try {
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: !lastKey }); // + the scalar at the bottom
+    } catch (e) {
+      if (e instanceof Fail) {
+        const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
+        if (e.first?.range) throw new DuplicateKeyError(e.message.replace(/^yaml: /, '') + firstSet(positionAt(lc, e.first.range[0]), p), file, p.line, p.col);
+        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
+      }
+      if (e instanceof RangeError) {
+        isStackOverflow(e);
+        throw new InputError('document nests too deeply', file, start.line, start.col);
+      }
+      throw e;
+    }
+    let value: GoValue;
+    try {
+      value = toJsonable(v2);
+    } catch (e) {
+      if (e instanceof Fail) {
+        const n = findNonFinite(root);
+        const p = n?.range ? positionAt(lc, n.range[0]) : start;
+        throw new InputError(e.message, file, p.line, p.col);
+      }
+      throw e;
+    }
+    if (value === null) return;
+    out.push(new Located(value, index, file, start, root, lc, text));
+  });
+  return out;
+}
+
+/**
+ * The `yaml` package's reading of text: its documents, with line counter, and the text they were read
+ * from (continuation lines re-indented where yaml.v2 takes what YAML 1.2 refuses). Throws InputError
+ * for what stops it before documents are made.
+ */
+function parseFull(text: string, file: string, opts: LoadOptions): { docs: Document.Parsed[]; lc: LineCounter; text: string } {
   let lc = new (yamlLib().LineCounter)();
   let docs: Document.Parsed[];
   const parse = (source: string, counter: LineCounter) =>
@@ -814,54 +887,66 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
       lc = unshifted(lc2, reindented.added);
     }
   }
-  // Plain input cannot reach the node limit (a value takes at least a byte or two): it bounds aliases.
-  const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
-  const out: LoadedDocument[] = [];
-  docs.forEach((doc, index) => {
-    const err = doc.errors[0];
-    if (err) {
-      const p = positionAt(lc, err.pos[0]);
-      const deep = err.message.includes('call stack');
-      if (deep) noteStackExhausted();
-      const msg = deep
-        ? 'document nests too deeply'
-        : /^Invalid escape sequence \\[uU]/.test(err.message)
-          ? 'found invalid Unicode character escape code'
-          : firstLine(err.message);
-      throw new InputError(msg, file, p.line, p.col);
-    }
-    const root = doc.contents as YamlNode | null;
-    const start = positionAt(lc, doc.range?.[0] ?? 0);
-    let v2;
-    try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: !lastKey }); // + the scalar at the bottom
-    } catch (e) {
-      if (e instanceof Fail) {
-        const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;
-        if (e.first?.range) throw new DuplicateKeyError(e.message.replace(/^yaml: /, '') + firstSet(positionAt(lc, e.first.range[0]), p), file, p.line, p.col);
-        throw new InputError(e.message.replace(/^yaml: /, ''), file, p.line, p.col);
-      }
-      if (e instanceof RangeError) {
-        isStackOverflow(e);
-        throw new InputError('document nests too deeply', file, start.line, start.col);
-      }
-      throw e;
-    }
-    let value: GoValue;
-    try {
-      value = toJsonable(v2);
-    } catch (e) {
-      if (e instanceof Fail) {
-        const n = findNonFinite(root);
-        const p = n?.range ? positionAt(lc, n.range[0]) : start;
-        throw new InputError(e.message, file, p.line, p.col);
-      }
-      throw e;
-    }
-    if (value === null) return;
-    out.push(new Located(value, index, file, start, root, lc, text));
-  });
-  return out;
+  return { docs, lc, text };
+}
+
+/** The first syntax error the `yaml` package found in a document, in yaml.v2's words where they differ. */
+function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string): InputError | undefined {
+  const err = doc.errors[0];
+  if (!err) return undefined;
+  const p = positionAt(lc, err.pos[0]);
+  const deep = err.message.includes('call stack');
+  if (deep) noteStackExhausted();
+  const msg = deep
+    ? 'document nests too deeply'
+    : /^Invalid escape sequence \\[uU]/.test(err.message)
+      ? 'found invalid Unicode character escape code'
+      : firstLine(err.message);
+  return new InputError(msg, file, p.line, p.col);
+}
+
+/**
+ * The syntax error of the whole text, found by the full parser in less of it: the lines of the
+ * entries the fast reader had open when it stopped (`open`, 1-based, outermost first; the last is
+ * the entry it was reading), then the text from the entry before that one at its level (`previous`,
+ * so that the entry follows what it follows in the file) on. What the fast reader read before is
+ * complete block entries, siblings of the open ones, with no anchors, tags or multi-line flow that
+ * could reach past them, so leaving them out changes nothing the parser says about the rest.
+ * Undefined when there is little to leave out, when the rest holds no syntax error (the full text is
+ * read then: the fast reader may have stopped at what it does not read, not at an error), or when
+ * the error is not in the rest (messages at the start of the text, the open lines themselves).
+ */
+function entryError(text: string, file: string, opts: LoadOptions, open: number[], previous: number): InputError | undefined {
+  if (open.length === 0) return undefined;
+  const last = previous > 0 ? previous : open[open.length - 1]!;
+  // offsets of lines 1..last+1
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0 && starts.length <= last; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (starts.length <= last - 1) return undefined;
+  const from = starts[last - 1]!;
+  // a `%` line would start the text as a directive, which in the middle of a document is no such
+  // thing; and a tab after the indentation may make the line part of a block scalar before it
+  let c = from;
+  while (text.charCodeAt(c) === 32) c++;
+  if (text.charCodeAt(from) === 37 || text.charCodeAt(c) <= 32) return undefined;
+  const ancestors = open.slice(0, -1);
+  let kept = 0;
+  for (const n of ancestors) kept += (starts[n] ?? from) - starts[n - 1]!;
+  // the entry's own text is most of the file: nothing to gain
+  if (from - kept < text.length / 2) return undefined;
+  const reduced = ancestors.map((n) => text.slice(starts[n - 1]!, starts[n])).join('') + text.slice(from);
+  const line = (r: number): number => (r <= ancestors.length ? ancestors[r - 1]! : last + r - ancestors.length - 1);
+  let err: InputError | undefined;
+  try {
+    const { docs, lc } = parseFull(reduced, file, opts);
+    err = docs[0] ? syntaxError(docs[0], lc, file) : undefined;
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    err = e;
+  }
+  // an error at 1:1 may be one about the text as a whole (the full parser's own failure)
+  if (!err || err.line === undefined || err.line <= ancestors.length || (err.line === 1 && err.col === 1)) return undefined;
+  return new InputError(err.reason, file, line(err.line), err.col);
 }
 
 /**

@@ -196,19 +196,32 @@ export function depthBound(s: string, bracketsPerLine = false): number {
     // indented at least that much (in spaces; a tab ends the count) and blank ones. A regular
     // expression does the stepping: a loop over a template's thousand lines would have V8 compile
     // this function optimised, which costs more than the loop.
-    const blanks = /(?:[ \t\r]*\n)*/y;
-    blanks.lastIndex = i;
-    blanks.exec(s);
-    let content = blanks.lastIndex;
+    const after = wholeLines(BLANK_LINES, s, i);
+    let content = after;
     while (s.charCodeAt(content) === 32) content++;
-    content -= blanks.lastIndex;
+    content -= after;
     if (content <= parent) continue;
-    const lines = contentLines(content);
-    lines.lastIndex = i;
-    lines.exec(s);
-    i = lines.lastIndex;
+    i = wholeLines(contentLines(content), s, i);
   }
   return (bracketsPerLine ? lineBrackets : brackets) + 2 * (maxIndent + 1) + maxMarks;
+}
+
+/** Blank lines (spaces, tabs, carriage returns), at most 4,096 a match (wholeLines). */
+const BLANK_LINES = /(?:[ \t\r]*\n){0,4096}/y;
+
+/**
+ * The offset after the lines a sticky expression of whole lines, each matched once, matches from
+ * `from` on. It matches a bounded number at a time: V8 keeps a backtracking entry per repetition, and
+ * a million-line block scalar (a 50 MB data.values) overflowed its stack.
+ */
+export function wholeLines(re: RegExp, s: string, from: number): number {
+  let at = from;
+  for (;;) {
+    re.lastIndex = at;
+    re.exec(s);
+    if (re.lastIndex <= at) return at;
+    at = re.lastIndex;
+  }
 }
 
 const contentCache = new Map<number, RegExp>();
@@ -218,7 +231,7 @@ function contentLines(n: number): RegExp {
   let r = contentCache.get(n);
   if (!r) {
     if (contentCache.size >= 64) contentCache.clear();
-    r = new RegExp(`(?: {${n}}[^\\n]*\\n|[ \\t\\r]*\\n)*`, 'y');
+    r = new RegExp(`(?: {${n}}[^\\n]*\\n|[ \\t\\r]*\\n){0,4096}`, 'y');
     contentCache.set(n, r);
   }
   return r;

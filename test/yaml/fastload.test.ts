@@ -161,6 +161,42 @@ describe('flow collections over lines (template output: multiLineFlow)', () => {
   });
 });
 
+describe('flow collections over lines in input files', () => {
+  const load = (text: string, noFastPath: boolean): string => {
+    try {
+      return json(loadYamlDocuments(text, 'f.yaml', { noFastPath }).map((d) => d.value));
+    } catch (e) {
+      return `error ${(e as Error).message}`;
+    }
+  };
+  it('are read as the full parser reads them, values and errors', () => {
+    const scalar = fc.constantFrom('1', 'x', 'yes', '~', '0x1f', '"q, [r]"', "'it''s'", '"a\\tb"', '[]', '{}', '[1, y]', '{k: v}', '1.5', '"#x"', 'a-b.c/d', '', 'k: v', '"p\n  q"');
+    const key = fc.constantFrom('a', 'k.io/x', '"q"', 'on', '1', 'a');
+    const gap = fc.array(fc.constantFrom('', ' ', '    '), { maxLength: 2 }).map((bs) => bs.map((b) => `${b}\n`).join(''));
+    const entry = fc.tuple(gap, fc.integer({ min: 0, max: 6 }), key, scalar, fc.boolean(), fc.constantFrom('', '  ', '', ' # c'));
+    const doc = fc.tuple(fc.integer({ min: 0, max: 4 }), fc.boolean(), fc.array(entry, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 6 }), fc.boolean());
+    let read = 0;
+    fc.assert(
+      fc.property(doc, ([indent, map, entries, close, trailingComma]) => {
+        const pad = ' '.repeat(indent);
+        const lines = entries.map(([g, i, k, v, comma, trail], n) => `${g}${' '.repeat(i)}${map ? `${k}: ${v}` : v}${comma || n < entries.length - 1 ? ',' : ''}${trail}`);
+        const body = `${map ? '{' : '['}\n${lines.join('\n')}${trailingComma ? ',' : ''}\n${' '.repeat(close)}${map ? '}' : ']'}`;
+        const text = `top:\n${pad}key: ${body}\n${pad}next: 1\n`;
+        try {
+          fastParse(text, undefined, { multiLineFlow: true });
+          read++;
+        } catch {
+          // the full parser reads it on both sides
+        }
+        expect(load(text, false), text).toBe(load(text, true));
+      }),
+      { numRuns: 3000, seed: 12 },
+    );
+    // else the comparison above compared the full parser with itself
+    expect(read).toBeGreaterThan(100);
+  }, 120_000);
+});
+
 describe('fastReaderDepthBound', () => {
   const depth = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v as object).map(depth)) : 0);
   it('bounds the depth of what the fast reader reads', () => {
