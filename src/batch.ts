@@ -6,7 +6,7 @@
 
 import { Template } from './template/index.js';
 import { ExecError, ParseError } from './template/errors.js';
-import { newMap, type FuncMap, type GoValue } from './template/value.js';
+import { newMap, type FuncMap, type GoMap, type GoValue } from './template/value.js';
 import { funcSet, type FuncSetName } from './funcs/index.js';
 import { jsonTooDeep, parseJson, type JsonRawNode } from './yaml/json.js';
 import { isStackOverflow } from './util/stack.js';
@@ -122,25 +122,43 @@ export class ExactData {
   constructor(readonly value: GoValue) {}
 }
 
-/** Go's encoding/json decoding into interface{}; with dataInt, integral numbers become int. */
+/**
+ * Go's encoding/json decoding into interface{}; with dataInt, integral numbers become int. A loop with
+ * its own stack, not recursion: data nested deeper than the JavaScript stack reaches the template
+ * (which runs it on a big stack where needed) instead of failing here.
+ */
 export function fromJSON(v: unknown, dataInt = false): GoValue {
-  if (v === undefined || v === null) return null;
-  if (v instanceof ExactData) return v.value;
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return v;
-    case 'number':
-      if (dataInt && Number.isInteger(v) && v >= -9223372036854775808 && v < 9223372036854775808) return BigInt(v);
-      return v;
+  const work: Array<{ from: unknown[] | Record<string, unknown>; to: GoValue[] | GoMap }> = [];
+  const one = (x: unknown): GoValue => {
+    if (x === undefined || x === null) return null;
+    if (x instanceof ExactData) return x.value;
+    switch (typeof x) {
+      case 'string':
+      case 'boolean':
+        return x;
+      case 'number':
+        if (dataInt && Number.isInteger(x) && x >= -9223372036854775808 && x < 9223372036854775808) return BigInt(x);
+        return x;
+    }
+    if (Array.isArray(x)) {
+      const to: GoValue[] = new Array(x.length);
+      work.push({ from: x, to });
+      return to;
+    }
+    if (typeof x === 'object') {
+      const to = newMap();
+      work.push({ from: x as Record<string, unknown>, to });
+      return to;
+    }
+    throw new Error(`unsupported data value of type ${typeof x}`);
+  };
+  const root = one(v);
+  for (let w = work.pop(); w; w = work.pop()) {
+    const { from, to } = w;
+    if (Array.isArray(from)) for (let i = 0; i < from.length; i++) (to as GoValue[])[i] = one(from[i]);
+    else for (const [k, x] of Object.entries(from)) (to as GoMap)[k] = one(x);
   }
-  if (Array.isArray(v)) return v.map((x) => fromJSON(x, dataInt));
-  if (typeof v === 'object') {
-    const m = newMap();
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) m[k] = fromJSON(x, dataInt);
-    return m;
-  }
-  throw new Error(`unsupported data value of type ${typeof v}`);
+  return root;
 }
 
 /** Go sorts strings by bytes; for UTF-16 that is code point order, not code unit order. */

@@ -20,6 +20,18 @@ describe('batch protocol', () => {
     expect(mapGet(m, 'c')).not.toBeInstanceOf(GoNum);
   });
 
+  it('reads case data nested deeper than the JavaScript stack (Go decodes it), for the library too', () => {
+    let m: unknown = 'leaf';
+    let l: unknown = 1;
+    for (let i = 0; i < 20000; i++) {
+      m = { a: m };
+      l = [l];
+    }
+    expect(runCase({ name: 'm', template: '{{ len . }} {{ len .a }}', data: m })).toEqual({ name: 'm', output: '1 1', error: null, phase: null });
+    let v = fromJSON(l, true);
+    for (let i = 0; i < 20000; i++) v = (v as unknown[])[0] as never;
+    expect(v).toBe(1n);
+  });
   it('keeps a "__proto__" key as an ordinary map entry', () => {
     const m = fromJSON(JSON.parse('{"__proto__": "own"}')) as GoMap;
     expect(mapGet(m, '__proto__')).toBe('own');
