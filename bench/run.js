@@ -37,13 +37,13 @@ const root = join(here, '..');
 const dist = process.env.SIDECAR_RENDER_DIST ?? join(root, 'dist');
 const imp = (p) => import(pathToFileURL(join(dist, p)).href);
 
-const { Template } = await imp('template/index.js');
-const { compileTree } = await imp('template/exec.js');
-const { sliceOf } = await imp('template/value.js');
+const { Template } = await imp('go/text/template/template.js');
+const { compileTree } = await imp('go/text/template/exec.js');
+const { sliceOf } = await imp('go/reflect/value.js');
 const { funcSet } = await imp('funcs/index.js');
-const { decodeGo, plainToGo } = await imp('istio/gostruct.js');
-const { ObjectMeta } = await imp('istio/kube/meta.js');
-const { Container } = await imp('istio/kube/core.js');
+const { decodeGo, plainToGo } = await imp('go/encoding/json/structs.js');
+const { ObjectMeta } = await imp('k8s/meta.js');
+const { Container } = await imp('k8s/core.js');
 const { jsonToYaml } = await imp('yaml/emit.js');
 
 // ---------- options ----------

@@ -4,12 +4,12 @@
 //   case:   {"name","template","data","dataInt","funcs","defs":{name:text},"option":string|[string],"fixture","delims"}
 //   result: {"name","output","error","phase":"parse"|"exec"|null}
 
-import { Template } from './template/index.js';
-import { ExecError, ParseError } from './template/errors.js';
-import { newMap, type FuncMap, type GoMap, type GoValue } from './template/value.js';
+import { Template } from './go/text/template/template.js';
+import { ExecError, ParseError } from './go/text/template/errors.js';
+import { newMap, type FuncMap, type GoMap, type GoValue } from './go/reflect/value.js';
 import { funcSet, type FuncSetName } from './funcs/index.js';
-import { jsonTooDeep, parseJson, type JsonRawNode } from './yaml/json.js';
-import { isStackOverflow } from './util/stack.js';
+import { jsonTooDeep, parseJson, type JsonRawNode } from './go/encoding/json/json.js';
+import { isStackOverflow } from './guard/stack.js';
 
 export interface BatchCase {
   /** Name of the root template; it appears in every error text. */
@@ -92,7 +92,7 @@ export function runCase(c: BatchCase, opts: BatchOptions = {}): BatchResult {
   return res;
 }
 
-// A byte that is not valid UTF-8 is held as a lone surrogate U+DC80..U+DCFF (see template/strconv.ts);
+// A byte that is not valid UTF-8 is held as a lone surrogate U+DC80..U+DCFF (see go/strconv/strconv.ts);
 // Go's encoding/json writes each such byte as U+FFFD, and the protocol is Go's JSON.
 const INVALID_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
 function asJsonText(s: string): string {
@@ -169,7 +169,7 @@ function byBytes(a: string, b: string): number {
 }
 
 function message(e: unknown): string {
-  // noted, so that the command line runs the case again on a big stack (util/stack.ts)
+  // noted, so that the command line runs the case again on a big stack (guard/stack.ts)
   isStackOverflow(e);
   return e instanceof Error ? e.message : String(e);
 }

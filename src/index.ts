@@ -5,7 +5,7 @@
 //   sidecar-render/audit     lifecycle hazard rules and timelines
 //   sidecar-render/helm      Helm charts rendered as `helm template` renders them
 
-export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './template/index.js';
+export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './go/text/template/template.js';
 export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
 export {
   renderRequest,
@@ -27,6 +27,6 @@ export * as audit from './audit/index.js';
 export { renderChart, loadChart, type Chart, type ChartRenderOptions, type ChartRender } from './helm/index.js';
 export { chartConfigMaps, injectorInputsFromChart, type ChartSource } from './istio/fromchart.js';
 export { iopValues } from './istio/iop.js';
-export { diffInjection, formatDiffText, type DiffSide, type DiffReport, type WorkloadDiff } from './istio/diff.js';
+export { diffInjection, formatDiffText, type DiffSide, type DiffReport, type WorkloadDiff } from './diff/diff.js';
 export { main } from './cli/index.js';
 export { VERSION } from './version.js';

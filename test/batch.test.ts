@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromJSON, runBatch, runCase } from '../src/batch.js';
-import { GO_TYPE, GoNum, mapGet, type GoMap } from '../src/template/value.js';
+import { GO_TYPE, GoNum, mapGet, type GoMap } from '../src/go/reflect/value.js';
 import { cli } from './helpers/cli.js';
 
 describe('batch protocol', () => {

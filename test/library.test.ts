@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Template, ParseError, funcMap, def } from '../src/template/index.js';
+import { Template, ParseError, funcMap, def } from '../src/go/text/template/template.js';
 import { funcSet } from '../src/funcs/index.js';
 import { audit, auditDetailed, InputError } from '../src/audit/index.js';
 import { renderRequest } from '../src/istio/render.js';

@@ -10,12 +10,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.SIDECAR_RENDER_DIST ?? join(here, '..', '..', 'dist');
 const imp = (p) => import(pathToFileURL(join(dist, p)).href);
-const { Template } = await imp('template/index.js');
-const { sliceOf } = await imp('template/value.js');
+const { Template } = await imp('go/text/template/template.js');
+const { sliceOf } = await imp('go/reflect/value.js');
 const { funcSet } = await imp('funcs/index.js');
-const { decodeGo, plainToGo } = await imp('istio/gostruct.js');
-const { ObjectMeta } = await imp('istio/kube/meta.js');
-const { Container } = await imp('istio/kube/core.js');
+const { decodeGo, plainToGo } = await imp('go/encoding/json/structs.js');
+const { ObjectMeta } = await imp('k8s/meta.js');
+const { Container } = await imp('k8s/core.js');
 
 if (process.argv[3] === 'forced-gc') {
   setFlagsFromString('--expose-gc');

@@ -31,7 +31,7 @@ import { replacedValuesWarning } from '../istio/render.js';
 import { readFileSync } from 'node:fs';
 import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';
-import { applySet, mergeValues } from '../istio/setvalues.js';
+import { applySet, mergeValues } from '../helm/strvals.js';
 import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
 import { detectIstioVersion, formatIstioVersion, LATEST, parseIstioVersion } from '../istio/version.js';
 

@@ -7,7 +7,7 @@ import { jsonShaped, Renderer, type NativeSidecarsMode } from '../istio/render.j
 import { parseInjectorConfig, type InjectorConfig } from '../istio/configmap.js';
 import type { Workload as IstioWorkload } from '../istio/workload.js';
 import { unpositioned, type LoadedDocument } from '../yaml/load.js';
-import type { GoValue } from '../template/value.js';
+import type { GoValue } from '../go/reflect/value.js';
 import type { InjectContext, InjectFn, InjectWorkload } from './inject.js';
 import { asStringMap, get, getIn, isObject, type JsonObject } from './types.js';
 import type { Json, JsonObject as IstioJsonObject } from '../istio/merge.js';

@@ -3,7 +3,7 @@
 // waits for the proxy, runs in the background, loops forever, or sleeps for how long.
 // It never throws: text it cannot read is taken as plain words.
 
-import { re2 } from '../funcs/sprig/re2.js';
+import { re2 } from '../sprig/re2.js';
 
 // ---------- lexer ----------
 

@@ -24,7 +24,7 @@ import { workloadFiles } from '../istio/render.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
 import { chartConfigMaps } from '../istio/fromchart.js';
-import { InputTooLarge, readBytesLimited } from '../util/fs.js';
+import { InputTooLarge, readBytesLimited } from '../guard/fs.js';
 import { stdinTextSync } from './stdin.js';
 
 interface AuditFlags extends InputFlags {

@@ -1,4 +1,4 @@
-// A command whose input nests deeper than this thread's stack (util/stack.ts) is run again on a worker
+// A command whose input nests deeper than this thread's stack (guard/stack.ts) is run again on a worker
 // thread with a stack of BIG_STACK_MB, where it gives Go's result. For that the first run's output is
 // held back (HeldOutput) until it ends: when the stack ran out, the held text is dropped and the
 // worker's output is written instead; otherwise it is written as it was. Output past HOLD_BYTES, or
@@ -9,8 +9,8 @@
 // a signal: signals, a reader gone away (EPIPE) and the exit code stay with the main thread.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { BIG_STACK_MB, setBigStack } from '../util/stack.js';
-import { observeTemporaries, trackTemporary } from '../util/fs.js';
+import { BIG_STACK_MB, setBigStack } from '../guard/stack.js';
+import { observeTemporaries, trackTemporary } from '../guard/fs.js';
 
 const HOLD_BYTES = 1 << 20;
 const HOLD_MS = 1000;

@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import { Option, type Command } from 'commander';
-import { diffInjection, formatDiffText, type DiffSide } from '../istio/diff.js';
+import { diffInjection, formatDiffText, type DiffSide } from '../diff/diff.js';
 import { RENDER_MODES, workloadFiles, type NativeSidecarsMode, type RenderMode } from '../istio/render.js';
 import { parseIstioVersion } from '../istio/version.js';
 import { parseEnv } from './inputs.js';

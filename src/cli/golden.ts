@@ -1,7 +1,7 @@
 // `sidecar-render golden check|update MATRIX`: golden-file regression tests of rendered injection.
 
 import { Option, type Command } from 'commander';
-import type { ExecOptions } from '../template/index.js';
+import type { ExecOptions } from '../go/text/template/template.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { addInputOptions, givenInputs, inputsFromFlags, type InputFlags } from './inputs.js';
 import type { RenderRequest } from '../istio/render.js';

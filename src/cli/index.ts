@@ -4,7 +4,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
-import { clearStackExhausted, isStackOverflow, onBigStack, setForecasts, setLibraryBigStack, stackExhausted, stackForecast } from '../util/stack.js';
+import { clearStackExhausted, isStackOverflow, onBigStack, setForecasts, setLibraryBigStack, stackExhausted, stackForecast } from '../guard/stack.js';
 import { HeldOutput, runOnBigStack, writeChunks } from './bigstack.js';
 import { resetStdin, stdinRead, stdinStreamed } from './stdin.js';
 

@@ -24,7 +24,7 @@ import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
 import type { ChartSource } from '../istio/fromchart.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';
-import { InputTooLarge } from '../util/fs.js';
+import { InputTooLarge } from '../guard/fs.js';
 import { stdinText } from './stdin.js';
 import { InputError } from '../yaml/load.js';
 

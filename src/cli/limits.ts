@@ -2,7 +2,7 @@
 // the engine's ExecLimits. A breach names the limit and the flag that raises it.
 
 import type { Command } from 'commander';
-import type { ExecOptions } from '../template/index.js';
+import type { ExecOptions } from '../go/text/template/template.js';
 
 export interface LimitFlags {
   timeout?: string;

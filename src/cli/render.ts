@@ -12,7 +12,7 @@ import { RENDER_MODES, renderStream, type RenderMode, type RenderRequest } from 
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { oneOf } from './options.js';
 import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';
-import { AtomicWriter } from '../util/fs.js';
+import { AtomicWriter } from '../guard/fs.js';
 
 interface RenderFlags extends LimitFlags, InputFlags {
   merged?: boolean;

@@ -1,7 +1,7 @@
 // Stdin is read once per command, and what was read is kept: a command re-run on the big-stack thread
 // (bigstack.ts) is given the same text, since the stream itself cannot be read twice.
 
-import { streamTextLimited, readTextLimited } from '../util/fs.js';
+import { streamTextLimited, readTextLimited } from '../guard/fs.js';
 
 let given: string | undefined;
 let read: string | undefined;

@@ -5,18 +5,18 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { runLine } from '../batch.js';
 import { loadYamlDocuments } from '../yaml/load.js';
-import { ExecError, LimitError, Template } from '../template/index.js';
-import type { GoValue } from '../template/value.js';
+import { ExecError, LimitError, Template } from '../go/text/template/template.js';
+import type { GoValue } from '../go/reflect/value.js';
 import { funcSet } from '../funcs/index.js';
 import { limitHint, readInputText } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 import { readStdin } from './inputs.js';
-import { InputTooLarge, linesLimited } from '../util/fs.js';
+import { InputTooLarge, linesLimited } from '../guard/fs.js';
 import { stdinSource } from './stdin.js';
 import { BigStackBatch } from './bigstack.js';
-import { clearStackExhausted, forecastDeep, onBigStack, stackExhausted } from '../util/stack.js';
-import { jsonNesting, nestingEstimate } from '../template/nesting.js';
+import { clearStackExhausted, forecastDeep, onBigStack, stackExhausted } from '../guard/stack.js';
+import { jsonNesting, nestingEstimate } from '../guard/nesting.js';
 
 const FUNC_SETS = ['builtin', 'sprig', 'helm', 'istio'] as const;
 type FuncSetFlag = (typeof FUNC_SETS)[number];
@@ -57,7 +57,7 @@ export function templateCommand(program: Command): void {
     const limits = limitsFromFlags(flags);
     const stdin = file === '-' || flags.data === '-' ? await readStdin() : '';
     const text = file === '-' ? stdin : readInputText(file);
-    // nesting past the default stack: straight to the big one (util/stack.ts), before anything is parsed
+    // nesting past the default stack: straight to the big one (guard/stack.ts), before anything is parsed
     if (forecastDeep(nestingEstimate(text))) throw new Error(`${file}: nesting deeper than the default stack`);
     const data = flags.data ? readData(flags.data, stdin) : null;
     const t = new Template(file === '-' ? 'stdin' : basename(file));

@@ -1,11 +1,11 @@
 // Named, composable function sets: what a template can call. Each is a plain FuncMap; combine them
 // with funcMap(...) and add your own with def(name, goSignature, impl).
 
-import { funcMap, type FuncMap } from '../template/value.js';
-import { executingTemplate, markFuncSet, type Template } from '../template/index.js';
-import { sprigFuncs } from './sprig/index.js';
-import { helmFuncs } from './helm.js';
-import { istioFuncs } from './istio.js';
+import { funcMap, type FuncMap } from '../go/reflect/value.js';
+import { executingTemplate, markFuncSet, type Template } from '../go/text/template/template.js';
+import { sprigFuncs } from '../sprig/index.js';
+import { helmFuncs } from '../helm/funcs.js';
+import { istioFuncs } from '../istio/template.js';
 
 export type FuncSetName = 'builtin' | 'sprig' | 'helm' | 'istio';
 export const FUNC_SET_NAMES: readonly FuncSetName[] = ['builtin', 'sprig', 'helm', 'istio'];
@@ -26,7 +26,7 @@ export interface FuncSetOptions {
 /** The functions of a named set, on top of Go's builtins (which every template has). */
 export function funcSet(name: FuncSetName, opts: FuncSetOptions = {}): FuncMap {
   const t = opts.template;
-  // marked, so that a set using them can be built again on a big stack (template/index.ts)
+  // marked, so that a set using them can be built again on a big stack (go/text/template/template.ts)
   return markFuncSet(buildFuncSet(name, opts, () => t), name, opts);
 }
 

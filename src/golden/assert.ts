@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import { compareRendering, type Comparison } from './compare.js';
 import type { CompareMode } from './matrix.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic } from '../guard/fs.js';
 
 export interface GoldenOptions {
   compare?: CompareMode;

@@ -3,7 +3,7 @@
 
 import { renderRequest, type RenderRequest } from '../istio/render.js';
 import { parseIstioVersion } from '../istio/version.js';
-import type { ExecOptions } from '../template/index.js';
+import type { ExecOptions } from '../go/text/template/template.js';
 import type { CaseRenderer } from './run.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
 

@@ -16,13 +16,13 @@
 // Every case is the cross product's entries merged left to right over `defaults`: list fields
 // (valuesFiles, set, setString) concatenate, maps (env) merge, other fields are replaced.
 
-import { InputTooLarge, readTextLimited } from '../util/fs.js';
+import { InputTooLarge, readTextLimited } from '../guard/fs.js';
 import * as path from 'node:path';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
-import { realPathLoose } from '../util/fs.js';
+import { realPathLoose } from '../guard/fs.js';
 
 /** The render options a case carries; paths are resolved against the matrix file's folder. */
 export interface CaseSpec {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareRendering } from './compare.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
-import { FileError, listFiles, realPathLoose, writeError, writeFileAtomic } from '../util/fs.js';
+import { FileError, listFiles, realPathLoose, writeError, writeFileAtomic } from '../guard/fs.js';
 import { isInside } from './matrix.js';
 
 /** Renders one case to the text its golden file holds. */

@@ -7,11 +7,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError, loadYamlDocument, type LoadedDocument } from '../yaml/load.js';
-import { newMap, type GoMap } from '../template/value.js';
+import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../istio/merge.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
 import { filepathMatch } from './match.js';
-import { kindName } from '../yaml/json.js';
+import { kindName } from '../go/encoding/json/json.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */

@@ -4,9 +4,9 @@
 // reverse), and the objects are shared and mutable: a template that runs `set $ "Values" ...` changes
 // what the templates after it see. Istio's charts rely on both (zzz_profile.yaml runs first).
 
-import { ExecError, ParseError, Template, type ExecLimits } from '../template/index.js';
-import { isMap, newMap, type GoMap, type GoValue } from '../template/value.js';
-import { helmFuncs } from '../funcs/helm.js';
+import { ExecError, ParseError, Template, type ExecLimits } from '../go/text/template/template.js';
+import { isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
+import { helmFuncs } from './funcs.js';
 import { InputError } from '../yaml/load.js';
 import { chartFullPath, isLibrary, type Chart } from './chart.js';
 import { chartObject, filesObject, templateObject } from './objects.js';

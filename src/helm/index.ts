@@ -10,11 +10,11 @@
 //   coalesceChartValues, mergeMaps, applyHelmSet   sortManifests, splitManifests, templateOutput, showOnly
 
 import { readFileSync } from 'node:fs';
-import type { GoMap, GoValue } from '../template/value.js';
-import { newMap } from '../template/value.js';
+import type { GoMap, GoValue } from '../go/reflect/value.js';
+import { newMap } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import { chartFullPath, cloneChart, loadChart, type Chart } from './chart.js';
-import { isCompatibleRange } from '../funcs/sprig/semver.js';
+import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
 import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
 import { showOnly, sortManifests, templateOutput, type CrdFile, type Hook, type Manifest } from './manifests.js';

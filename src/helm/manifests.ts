@@ -4,12 +4,12 @@
 // install order (a file's documents keep their order, files are taken by name), each printed as
 // "---\n# Source: FILE\nDOC\n"; then hooks; --show-only picks documents by file pattern.
 
-import { isMap, type GoMap, type GoValue } from '../template/value.js';
+import { isMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { yamlToGo } from '../yaml/decode.js';
 import { GoYamlError } from '../yaml/emit.js';
 import { InputError } from '../yaml/load.js';
 import { filepathMatch } from './match.js';
-import { kindName } from '../yaml/json.js';
+import { kindName } from '../go/encoding/json/json.js';
 
 /** releaseutil.InstallOrder. */
 export const INSTALL_ORDER: readonly string[] = [

@@ -4,7 +4,7 @@
 // AsSecrets) and .Template (a map of Name and BasePath).
 
 import * as path from 'node:path';
-import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../template/value.js';
+import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
 import { helmToYaml } from '../yaml/emit.js';
 import type { Json } from '../istio/merge.js';
 import { globRegExp } from './match.js';

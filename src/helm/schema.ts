@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
-import { GoNum, isMap, type GoMap, type GoValue } from '../template/value.js';
+import { GoNum, isMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import type { Chart } from './chart.js';
 

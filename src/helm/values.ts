@@ -10,13 +10,13 @@
 //
 // Values are Go values (maps with no prototype, numbers float64 as sigs.k8s.io/yaml decodes them).
 
-import { copyData } from '../template/copy.js';
-import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../template/value.js';
+import { copyData } from '../go/text/template/copy.js';
+import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { loadYamlDocument, InputError } from '../yaml/load.js';
-import { applySet, SetValuesError } from '../istio/setvalues.js';
+import { applySet, SetValuesError } from './strvals.js';
 import type { Json, JsonObject } from '../istio/merge.js';
 import { cloneChart, type Chart, type ChartDependency } from './chart.js';
-import { isCompatibleRange } from '../funcs/sprig/semver.js';
+import { isCompatibleRange } from '../sprig/semver.js';
 
 const GLOBAL = 'global';
 

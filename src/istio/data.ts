@@ -41,12 +41,12 @@ import {
   type GoMap,
   type GoType,
   type GoValue,
-} from '../template/value.js';
-import { decodeGo, field, GoJsonError, JsonStruct, plainToGo, structType } from './gostruct.js';
-import { Pod, PodSpec } from './kube/core.js';
-import { NamespacedName, ObjectMeta, TypeMeta } from './kube/meta.js';
-import { parseQuantity } from './kube/resource.js';
-import { applyKubeDefaults } from './kube/defaults.js';
+} from '../go/reflect/value.js';
+import { decodeGo, field, GoJsonError, JsonStruct, plainToGo, structType } from '../go/encoding/json/structs.js';
+import { Pod, PodSpec } from '../k8s/core.js';
+import { NamespacedName, ObjectMeta, TypeMeta } from '../k8s/meta.js';
+import { parseQuantity } from '../k8s/resource.js';
+import { applyKubeDefaults } from '../k8s/defaults.js';
 import { applyProxyConfig, protoToJSONForTemplate } from './proxyconfig.js';
 import { applyMeshConfig, meshModel } from './mesh.js';
 import { ProtoParseError, ProtoStruct } from './proto.js';

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderChart, type ChartRenderOptions, type Manifest } from '../helm/index.js';
-import { isMap, type GoMap } from '../template/value.js';
+import { isMap, type GoMap } from '../go/reflect/value.js';
 import { InputError, loadYamlDocument } from '../yaml/load.js';
 import { loadInjectorConfigMap, type InjectorConfigMap } from './configmap.js';
 import { iopValues } from './iop.js';

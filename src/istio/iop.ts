@@ -3,7 +3,7 @@
 // revision, spec.namespace as global.istioNamespace, spec.profile as the charts' `profile` value
 // (charts from Istio 1.22 carry the profiles as files/profile-NAME.yaml).
 
-import { isMap, newMap, type GoMap } from '../template/value.js';
+import { isMap, newMap, type GoMap } from '../go/reflect/value.js';
 import { loadYamlDocuments } from '../yaml/load.js';
 import { mergeMaps } from '../helm/values.js';
 

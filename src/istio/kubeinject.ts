@@ -8,15 +8,15 @@
 //   splitYamlDocuments(text) / yamlDocuments(text)  the documents as k8s.io/apimachinery's YAMLReader cuts them (all / one at a time)
 //   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
 
-import { goJsonMarshal } from '../yaml/json.js';
+import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { toYaml } from '../yaml/emit.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
-import type { GoValue } from '../template/value.js';
-import { GoJsonError } from './gostruct.js';
+import type { GoValue } from '../go/reflect/value.js';
+import { GoJsonError } from '../go/encoding/json/structs.js';
 import { clone, isObject, type Json, type JsonObject } from './merge.js';
 import { kubeApiMinor } from './postprocess.js';
-import { decodeWorkload, KUBE_INJECT_KINDS } from './kube/workloads.js';
-import { dropZeroCreationTimestamps } from './kube/meta.js';
+import { decodeWorkload, KUBE_INJECT_KINDS } from '../k8s/workloads.js';
+import { dropZeroCreationTimestamps } from '../k8s/meta.js';
 import { lazyList, loadSlice, workloadFromObject } from './workload.js';
 import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
 

@@ -11,7 +11,7 @@
 //   meshFromConfigMapObject(obj)            the data.mesh text when obj is a ConfigMap, else undefined
 //   MeshLoadResult, MeshWarning
 
-import { GoNum, T, withType, newMap, type GoValue } from '../template/value.js';
+import { GoNum, T, withType, newMap, type GoValue } from '../go/reflect/value.js';
 import {
   duration,
   enumType,

@@ -16,11 +16,11 @@
 //   kubeApiMinor(version)             the k8s.io/api minor version a release was built with
 //   PostProcessContext
 
-import { T, newMap, ptrTo, withType, type GoMap, type GoType, type GoValue } from '../template/value.js';
-import { goJsonMarshal } from '../yaml/json.js';
-import { GoJsonError, decodeGo, field, structType } from './gostruct.js';
-import { GRPCAction, HTTPGetAction, PodSpec, TCPSocketAction } from './kube/core.js';
-import { ObjectMeta } from './kube/meta.js';
+import { T, newMap, ptrTo, withType, type GoMap, type GoType, type GoValue } from '../go/reflect/value.js';
+import { goJsonMarshal } from '../go/encoding/json/json.js';
+import { GoJsonError, decodeGo, field, structType } from '../go/encoding/json/structs.js';
+import { GRPCAction, HTTPGetAction, PodSpec, TCPSocketAction } from '../k8s/core.js';
+import { ObjectMeta } from '../k8s/meta.js';
 import { PROXY_CONTAINER, clone, isObject, own, type Json, type JsonObject } from './merge.js';
 import { atLeast, type IstioVersion } from './version.js';
 

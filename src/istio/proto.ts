@@ -32,7 +32,7 @@ import {
   type GoType,
   type GoValue,
   type StructField,
-} from '../template/value.js';
+} from '../go/reflect/value.js';
 
 export type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
 

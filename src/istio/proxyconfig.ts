@@ -14,7 +14,7 @@
 //   protoToJSONForTemplate(version, v)    the protoToJSON template function: jsonpb text, "{}" on nil
 //   ProxyModel                            type of proxyModel's result
 
-import { GoNil, GoNum, T, newMap, typeOf, withType, type GoValue } from '../template/value.js';
+import { GoNil, GoNum, T, newMap, typeOf, withType, type GoValue } from '../go/reflect/value.js';
 import {
   duration,
   enumType,

@@ -13,14 +13,14 @@
 
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { InputTooLarge, listFiles, readTextLimited } from '../util/fs.js';
+import { InputTooLarge, listFiles, readTextLimited } from '../guard/fs.js';
 import { checkYamlDepth, yamlLib } from '../yaml/yamllib.js';
-import { Template } from '../template/index.js';
-import { ExecError, TemplateError } from '../template/errors.js';
-import { LimitError, type ExecOptions } from '../template/index.js';
-import type { FuncMap, GoValue } from '../template/value.js';
-import { istioFuncs } from '../funcs/istio.js';
-import { goJsonMarshal } from '../yaml/json.js';
+import { Template } from '../go/text/template/template.js';
+import { ExecError, TemplateError } from '../go/text/template/errors.js';
+import { LimitError, type ExecOptions } from '../go/text/template/template.js';
+import type { FuncMap, GoValue } from '../go/reflect/value.js';
+import { istioFuncs } from './template.js';
+import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { jsonToYaml, toYaml } from '../yaml/emit.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { fastParse, Unsupported } from '../yaml/fastload.js';
@@ -40,12 +40,12 @@ import {
   type JsonObject,
 } from './merge.js';
 import { postProcessPod } from './postprocess.js';
-import { checkGo, decodeGo, GoJsonError } from './gostruct.js';
-import { Container, Pod } from './kube/core.js';
-import { applyKubeDefaults } from './kube/defaults.js';
+import { checkGo, decodeGo, GoJsonError } from '../go/encoding/json/structs.js';
+import { Container, Pod } from '../k8s/core.js';
+import { applyKubeDefaults } from '../k8s/defaults.js';
 import { kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
-import { applySet, mergeValues } from './setvalues.js';
+import { applySet, mergeValues } from '../helm/strvals.js';
 import { manifestStream, workloadStream, workloadLabel, type ManifestPiece, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
 import { atLeast, detectIstioVersion as detectFromText, formatIstioVersion, LATEST, type IstioVersion } from './version.js';

@@ -8,14 +8,14 @@
 
 import type { Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
-import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../template/value.js';
-import { goJsonUnmarshalInto, kindName } from './json.js';
+import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../go/reflect/value.js';
+import { goJsonUnmarshalInto, kindName } from '../go/encoding/json/json.js';
 import { GoYamlError } from './emit.js';
 import { indentFlowContinuations } from './flowindent.js';
 import { resolvePlain, type ResolvedTag } from './resolve.js';
-import { formatFloat } from './strconv.js';
-import { goBytes } from '../template/strconv.js';
-import { isStackOverflow } from '../util/stack.js';
+import { formatFloat } from '../go/strconv/ftoa.js';
+import { goBytes } from '../go/strconv/strconv.js';
+import { isStackOverflow } from '../guard/stack.js';
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 const shortTag = (t: string): string => (t.startsWith(TAG_PREFIX) ? '!!' + t.slice(TAG_PREFIX.length) : t);

@@ -4,10 +4,10 @@
 // choices (libyaml's emitter as yaml.v2 ports it): key order, scalar styles, indentation, folding
 // at 80 columns, escapes.
 
-import { GO_TYPE, GoNum, isIntKind, isUintKind, sortKeys, type GoMap, type GoType, type GoValue } from '../template/value.js';
-import { goJsonMarshal, jsonFloat, jsonQuote, parseJsonRaw, type JsonRawNode } from './json.js';
+import { GO_TYPE, GoNum, isIntKind, isUintKind, sortKeys, type GoMap, type GoType, type GoValue } from '../go/reflect/value.js';
+import { goJsonMarshal, jsonFloat, jsonQuote, parseJsonRaw, type JsonRawNode } from '../go/encoding/json/json.js';
 import { isBase60Float, resolvePlain } from './resolve.js';
-import { formatFloat } from './strconv.js';
+import { formatFloat } from '../go/strconv/ftoa.js';
 
 /** A failure of yaml.Marshal; `message` is Go's text. Helm's toYaml turns it into "". */
 export class GoYamlError extends Error {

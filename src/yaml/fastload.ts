@@ -8,7 +8,7 @@
 // It also remembers where each document (and each `items` entry of a List) starts and ends, so
 // that positions can be found later by reading just that slice again.
 
-import { SLICE_IFACE, newMap, withType } from '../template/value.js';
+import { SLICE_IFACE, newMap, withType } from '../go/reflect/value.js';
 import { resolvePlain as resolveV2 } from './resolve.js';
 import { wholeLines } from './yamllib.js';
 

@@ -18,12 +18,12 @@
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
-import type { GoValue } from '../template/value.js';
-import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from './json.js';
+import type { GoValue } from '../go/reflect/value.js';
+import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from '../go/encoding/json/json.js';
 import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
 import { resolvePlain } from './resolve.js';
-import { isStackOverflow, noteStackExhausted, onBigStack } from '../util/stack.js';
-import { formatFloat } from './strconv.js';
+import { isStackOverflow, noteStackExhausted, onBigStack } from '../guard/stack.js';
+import { formatFloat } from '../go/strconv/ftoa.js';
 import { indentFlowContinuations } from './flowindent.js';
 import { fastParse, firstDuplicateJsonKey, jsonItemRanges, jsonKeyBound, keyCount, Unsupported, type FastDoc, type Positions } from './fastload.js';
 

@@ -2,7 +2,7 @@
 // floats, timestamps or the merge key. The emitter asks it whether a string must be quoted; the
 // decoder asks it what a plain scalar means.
 
-import { parseGoFloat, parseGoInt, parseGoUint } from './strconv.js';
+import { parseGoFloat, parseGoInt, parseGoUint } from '../go/strconv/ftoa.js';
 
 export type ResolvedTag = 'str' | 'bool' | 'null' | 'int' | 'float' | 'timestamp' | 'merge';
 

@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
-import { noteStackExhausted, onBigStack } from '../util/stack.js';
+import { noteStackExhausted, onBigStack } from '../guard/stack.js';
 
 type YamlModule = typeof Yaml;
 let loaded: YamlModule | undefined;
@@ -30,7 +30,7 @@ export const isSeq = (n: unknown): n is Yaml.YAMLSeq => yamlLib().isSeq(n);
  * Allocation failed") instead of throwing; so depth is measured on the lexer's tokens, which it
  * makes without recursion, before anything recursive runs. On a default stack the limit leaves room
  * to spare (the composer exhausts it near 800 levels); deeper documents are read on the big-stack
- * thread (util/stack.ts) up to yaml.v2's own limit. Real documents nest a few dozen levels.
+ * thread (guard/stack.ts) up to yaml.v2's own limit. Real documents nest a few dozen levels.
  */
 export function yamlMaxDepth(): number {
   return onBigStack() ? GO_YAML_MAX_DEPTH : SMALL_STACK_YAML_DEPTH;

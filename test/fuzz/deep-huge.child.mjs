@@ -4,7 +4,7 @@
 
 import { writeSync } from 'node:fs';
 import { loadYamlDocuments, InputError } from '../../dist/yaml/load.js';
-import { Template, TemplateError } from '../../dist/template/index.js';
+import { Template, TemplateError } from '../../dist/go/text/template/template.js';
 import { funcSet } from '../../dist/funcs/index.js';
 
 const runs = Number(process.argv[2] ?? 60);

@@ -6,9 +6,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError, Template, TemplateError, type ExecOptions } from '../../src/template/index.js';
+import { ParseError, Template, TemplateError, type ExecOptions } from '../../src/go/text/template/template.js';
 import { funcSet, type FuncSetName } from '../../src/funcs/index.js';
-import type { GoValue } from '../../src/template/value.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
 import { JS_LEAK, plainData, prototypeState, snapshot } from '../hardening/helpers.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 200);

@@ -4,7 +4,7 @@
 // cannot marshal) where Go writes it. (fromJson to Go's 10,000 levels: test/vectors/hardening/deep-json.)
 
 import { describe, expect, it } from 'vitest';
-import { LimitError, Template } from '../../src/template/index.js';
+import { LimitError, Template } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
 
 const deepMap = (n: number): unknown => {

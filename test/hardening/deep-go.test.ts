@@ -1,6 +1,6 @@
 // Nesting as deep as Go runs it (10,000 levels of parentheses and more, 100,000 template calls, data
 // thousands of levels deep, yaml.v2's 10,000 levels): the command line gives Go's result, by running
-// what ran out of the JavaScript stack again on a thread with a big one (src/util/stack.ts,
+// what ran out of the JavaScript stack again on a thread with a big one (src/guard/stack.ts,
 // src/cli/bigstack.ts). Expected results are Go's (tools/gen-vectors.sh over tools/deep-cases.mjs).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { here, jsonl } from './helpers.js';
 import { runBin } from './spawn.js';
 import { cli } from '../helpers/cli.js';
 import { expandDeepCases } from '../../tools/deep-cases.mjs';
-import { Template } from '../../src/template/index.js';
+import { Template } from '../../src/go/text/template/template.js';
 import { HeldOutput } from '../../src/cli/bigstack.js';
 import type { BatchResult } from '../../src/batch.js';
-import { AtomicWriter, observeTemporaries, pendingTemporaries, trackTemporary } from '../../src/util/fs.js';
+import { AtomicWriter, observeTemporaries, pendingTemporaries, trackTemporary } from '../../src/guard/fs.js';
 
 const specs = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(here('deep-go.json'), 'utf8'))) as unknown[];
 const lines = expandDeepCases(specs) as string[];

@@ -4,7 +4,7 @@
 // its first execution, outside the engine's error handling.
 
 import { describe, expect, it } from 'vitest';
-import { Template, TemplateError } from '../../src/template/index.js';
+import { Template, TemplateError } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
 
 const nest = (open: string, n: number) => open.repeat(n) + 'x' + '{{ end }}'.repeat(n);

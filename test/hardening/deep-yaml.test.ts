@@ -12,7 +12,7 @@ import { here } from './helpers.js';
 import { cleanError, runBin } from './spawn.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { checkYamlDepth, checkYamlDepthLexed, depthBound, yamlMaxDepth, YamlTooDeep } from '../../src/yaml/yamllib.js';
-import { Template } from '../../src/template/index.js';
+import { Template } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
 
 const CM = here('../../examples/istio-sidecar-injector.yaml');
@@ -137,7 +137,7 @@ describe('documents nested 3000 deep are one clean error everywhere', () => {
   });
 
   // Go's readers take these (yaml.v2 nests to 10,000): the command runs again on a big stack
-  // (src/util/stack.ts) and ends exactly as it does for the same documents three levels deep.
+  // (src/guard/stack.ts) and ends exactly as it does for the same documents three levels deep.
   const twoDeep = (n: number) => `${flowSeq(n)}\n---\n${flowSeq(n)}\n`;
   const cases: Array<[string, (n: number) => string[]]> = [
     ['render -f', (n) => ['render', '--injector-configmap', CM, '--mesh', MESH, '-f', file(`w${n}.yaml`, twoDeep(n))]],

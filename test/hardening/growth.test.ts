@@ -4,7 +4,7 @@
 // the 64 MiB --max-value.
 
 import { describe, expect, it } from 'vitest';
-import { LimitError, Template, type ExecOptions } from '../../src/template/index.js';
+import { LimitError, Template, type ExecOptions } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
 
 function run(src: string, opts: ExecOptions, set: 'sprig' | 'helm' = 'helm'): { output?: string; error?: unknown } {

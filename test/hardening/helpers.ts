@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GO_TYPE, GoFunc, GoNil, GoNum, GoStruct } from '../../src/template/value.js';
+import { GO_TYPE, GoFunc, GoNil, GoNum, GoStruct } from '../../src/go/reflect/value.js';
 import type { BatchCase, BatchResult } from '../../src/batch.js';
 
 export const here = (rel: string): string => fileURLToPath(new URL(rel, import.meta.url));

@@ -3,9 +3,9 @@
 // and the data unchanged. The Go-checked hostile cases are in test/vectors/hardening.
 
 import { describe, expect, it } from 'vitest';
-import { Template, TemplateError, type ExecOptions } from '../../src/template/index.js';
+import { Template, TemplateError, type ExecOptions } from '../../src/go/text/template/template.js';
 import { funcSet, type FuncSetName } from '../../src/funcs/index.js';
-import type { GoValue } from '../../src/template/value.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
 import { JS_LEAK, here, jsonl, plainData, prototypeState, snapshot } from './helpers.js';
 
 interface HostileCase {

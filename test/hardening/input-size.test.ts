@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { here } from './helpers.js';
 import { cleanError, runBin, BIN } from './spawn.js';
 import { spawnSync } from 'node:child_process';
-import { InputTooLarge, linesLimited, readBytesLimited } from '../../src/util/fs.js';
+import { InputTooLarge, linesLimited, readBytesLimited } from '../../src/guard/fs.js';
 
 const CM = here('../../examples/istio-sidecar-injector.yaml');
 const DEPLOY = here('../../examples/deployment.yaml');

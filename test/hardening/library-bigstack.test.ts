@@ -1,5 +1,5 @@
 // Library calls nested deeper than the caller's JavaScript stack give Go's result: Template.parse and
-// execute repeat the call, synchronously, on a thread with a big stack (src/util/syncstack.ts). The
+// execute repeat the call, synchronously, on a thread with a big stack (src/guard/syncstack.ts). The
 // worker runs the built modules, so these tests use the build (`npm test` builds first), as the
 // library's users do.
 
@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { here, jsonl } from './helpers.js';
 import { expandDeepCases } from '../../tools/deep-cases.mjs';
 import type { BatchResult } from '../../dist/batch.js';
-import { ExecError, GoFunc, GoNil, GoNum, LimitError, ParseError, RecordStruct, T, Template, bigStackStats, mapOf, sliceOf, withType } from '../../dist/template/index.js';
+import { ExecError, GoFunc, GoNil, GoNum, LimitError, ParseError, RecordStruct, T, Template, bigStackStats, mapOf, sliceOf, withType } from '../../dist/go/text/template/template.js';
 import { funcSet } from '../../dist/funcs/index.js';
-import { callOnBigStack, SyncStackError } from '../../dist/util/syncstack.js';
+import { callOnBigStack, SyncStackError } from '../../dist/guard/syncstack.js';
 
 interface DeepSpec {
   name: string;
@@ -236,7 +236,7 @@ describe('the set and the data as the caller built them', () => {
 describe('the big-stack thread', () => {
   it('is never started for shallow templates; one is kept for later calls and never keeps the process alive', () => {
     const r = node(`
-      import { Template, bigStackStats } from '${DIST}template/index.js';
+      import { Template, bigStackStats } from '${DIST}go/text/template/template.js';
       import { funcSet } from '${DIST}funcs/index.js';
       const t = new Template('t');
       t.funcs(funcSet('helm', { template: t }));

@@ -3,10 +3,10 @@
 // out of memory or loop forever, we stop with a LimitError.
 
 import { describe, expect, it } from 'vitest';
-import { ExecError, LimitError, ParseError, Template, TemplateError, type ExecOptions } from '../../src/template/index.js';
+import { ExecError, LimitError, ParseError, Template, TemplateError, type ExecOptions } from '../../src/go/text/template/template.js';
 import { funcSet, helmFuncs } from '../../src/funcs/index.js';
-import type { GoValue } from '../../src/template/value.js';
-import { clearStackExhausted, stackExhausted } from '../../src/util/stack.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
+import { clearStackExhausted, stackExhausted } from '../../src/guard/stack.js';
 
 type Outcome = { output: string } | { error: string; cls: string; output: string };
 

@@ -8,9 +8,9 @@
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCase, type BatchCase } from '../../src/batch.js';
-import { Template, TemplateError } from '../../src/template/index.js';
+import { Template, TemplateError } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
-import { GoFunc, newMap, type GoValue } from '../../src/template/value.js';
+import { GoFunc, newMap, type GoValue } from '../../src/go/reflect/value.js';
 import { fixtures } from '../vectors/fixtures.js';
 import { JS_LEAK, goCases, installCanary, plainData, prototypeState, snapshot } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // under a 2 s limit, 3000 bcrypt calls 137 s under 60 s.
 
 import { describe, expect, it } from 'vitest';
-import { LimitError, Template } from '../../src/template/index.js';
+import { LimitError, Template } from '../../src/go/text/template/template.js';
 import { funcSet } from '../../src/funcs/index.js';
 
 function timed(src: string, timeoutMs: number): { ms: number; error: unknown } {

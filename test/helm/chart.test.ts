@@ -21,7 +21,7 @@ import {
   templateOrder,
   type ChartRenderOptions,
 } from '../../src/helm/index.js';
-import { GoNum, newMap, type GoMap } from '../../src/template/value.js';
+import { GoNum, newMap, type GoMap } from '../../src/go/reflect/value.js';
 import { packChart } from '../helpers/tgz.js';
 import { iopValues } from '../../src/istio/iop.js';
 import { cli } from '../helpers/cli.js';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { GoNil, GoNum, GoStruct, typeOf, intValue, isTrue, type GoValue } from '../../src/template/value.js';
+import { GoNil, GoNum, GoStruct, typeOf, intValue, isTrue, type GoValue } from '../../src/go/reflect/value.js';
 import { buildTemplateData, deployMetaFromPod, proxyImage, estimateConcurrency, proxyIDs } from '../../src/istio/data.js';
 import { workloadsFromText } from '../../src/istio/workload.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 import { defaultMeshConfig, loadMeshConfig } from '../../src/istio/mesh.js';
-import { plainToGo } from '../../src/istio/gostruct.js';
+import { plainToGo } from '../../src/go/encoding/json/structs.js';
 import { applyProxyConfig } from '../../src/istio/proxyconfig.js';
-import type { GoMap } from '../../src/template/value.js';
+import type { GoMap } from '../../src/go/reflect/value.js';
 
 const V = parseIstioVersion;
 

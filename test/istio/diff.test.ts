@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { diffInjection, fieldChanges, type DiffReport } from '../../src/istio/diff.js';
+import { diffInjection, fieldChanges, type DiffReport } from '../../src/diff/diff.js';
 import { cli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

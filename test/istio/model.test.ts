@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
-import { GoNil, intValue, typeOf, GoStruct, type GoValue } from '../../src/template/value.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
-import { decodeGo, JsonStruct } from '../../src/istio/gostruct.js';
-import { Pod } from '../../src/istio/kube/core.js';
-import { canonicalQuantity } from '../../src/istio/kube/resource.js';
+import { GoNil, intValue, typeOf, GoStruct, type GoValue } from '../../src/go/reflect/value.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
+import { decodeGo, JsonStruct } from '../../src/go/encoding/json/structs.js';
+import { Pod } from '../../src/k8s/core.js';
+import { canonicalQuantity } from '../../src/k8s/resource.js';
 import { parseIstioVersion, detectIstioVersion } from '../../src/istio/version.js';
 import { applyProxyConfig, defaultProxyConfig, protoToJSONForTemplate } from '../../src/istio/proxyconfig.js';
 import { protoToJSON, parseDuration, formatDurationProto } from '../../src/istio/proto.js';

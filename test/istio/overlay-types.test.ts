@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderRequest } from '../../src/istio/render.js';
-import { applySet } from '../../src/istio/setvalues.js';
+import { applySet } from '../../src/helm/strvals.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 import { cli } from '../helpers/cli.js';
 

@@ -4,11 +4,11 @@
 // with the same field types and tags as k8s.io/api's PodSpec and PodSecurityContext).
 
 import { describe, expect, it } from 'vitest';
-import { decodeGo } from '../../src/istio/gostruct.js';
-import { PodSpec } from '../../src/istio/kube/core.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
+import { decodeGo } from '../../src/go/encoding/json/structs.js';
+import { PodSpec } from '../../src/k8s/core.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { toYaml } from '../../src/yaml/emit.js';
-import type { GoValue } from '../../src/template/value.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
 
 const spec = (json: object): GoValue => decodeGo(PodSpec, json) as GoValue;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySet, mergeValues, SetValuesError } from '../../src/istio/setvalues.js';
+import { applySet, mergeValues, SetValuesError } from '../../src/helm/strvals.js';
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderRequest, type RenderMode } from '../../src/istio/render.js';
-import { applyKubeDefaults, defaultImagePullPolicy } from '../../src/istio/kube/defaults.js';
+import { applyKubeDefaults, defaultImagePullPolicy } from '../../src/k8s/defaults.js';
 
 const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
 const suites = process.env.SIDECAR_RENDER_ISTIO_INJECT_TESTS;

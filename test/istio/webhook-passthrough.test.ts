@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderRequest, renderStream, type RenderRequest } from '../../src/istio/render.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { jsonToYaml } from '../../src/yaml/emit.js';
-import type { GoValue } from '../../src/template/value.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
 import { cli } from '../helpers/cli.js';
 
 const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;

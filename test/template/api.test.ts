@@ -2,8 +2,8 @@
 // texts below were produced by a Go 1.19 program doing the same calls).
 
 import { describe, expect, it } from 'vitest';
-import { ExecError, LimitError, ParseError, Template } from '../../src/template/index.js';
-import { GoError, def, newMap, type GoValue } from '../../src/template/value.js';
+import { ExecError, LimitError, ParseError, Template } from '../../src/go/text/template/template.js';
+import { GoError, def, newMap, type GoValue } from '../../src/go/reflect/value.js';
 
 function run(t: Template, data: GoValue = undefined, name?: string): string {
   try {

@@ -1,7 +1,7 @@
 // Builds the operands of test/template/fmt.cases.jsonl: the same values tools/fmt/main.go builds in Go.
 
-import { sprintf } from '../../src/template/fmt.js';
-import { fromGoBytes } from '../../src/template/strconv.js';
+import { sprintf } from '../../src/go/fmt/print.js';
+import { fromGoBytes } from '../../src/go/strconv/strconv.js';
 import {
   GoNil,
   GoNum,
@@ -19,7 +19,7 @@ import {
   type GoMethod,
   type GoType,
   type GoValue,
-} from '../../src/template/value.js';
+} from '../../src/go/reflect/value.js';
 
 function method(name: string, fn: (recv: GoValue) => GoValue): Record<string, GoMethod> {
   return { [name]: { name, params: [], results: 1, resultType: T.string, fn } };

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatValue, goTypeName, sprint, sprintf, sprintln } from '../../src/template/fmt.js';
+import { formatValue, goTypeName, sprint, sprintf, sprintln } from '../../src/go/fmt/print.js';
 import {
   canBackquote,
   formatFloat,
@@ -14,8 +14,8 @@ import {
   quoteRune,
   quoteRuneToASCII,
   quoteToASCII,
-} from '../../src/template/strconv.js';
-import { GoNil, GoNum, T, ptrTo, type GoValue } from '../../src/template/value.js';
+} from '../../src/go/strconv/strconv.js';
+import { GoNil, GoNum, T, ptrTo, type GoValue } from '../../src/go/reflect/value.js';
 import { operand } from './fmt.operands.js';
 
 const FNS = ['sprintf', 'sprint', 'sprintln', 'value', 'formatFloat', 'formatInt', 'quote', 'quoteToASCII', 'canBackquote',

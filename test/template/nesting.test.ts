@@ -1,10 +1,10 @@
-// The nesting guess that sends deep inputs straight to the big stack (src/template/nesting.ts): it
+// The nesting guess that sends deep inputs straight to the big stack (src/guard/nesting.ts): it
 // follows the parser's recursion closely enough that shallow texts stay on the default stack and deep
 // ones are not tried there first.
 
 import { describe, expect, it } from 'vitest';
-import { jsonNesting, nestingEstimate } from '../../src/template/nesting.js';
-import { FORECAST_DEPTH, clearStackExhausted, forecastDeep, stackExhausted, stackForecast } from '../../src/util/stack.js';
+import { jsonNesting, nestingEstimate } from '../../src/guard/nesting.js';
+import { FORECAST_DEPTH, clearStackExhausted, forecastDeep, stackExhausted, stackForecast } from '../../src/guard/stack.js';
 
 describe('nestingEstimate', () => {
   it('counts blocks until their end, parentheses inside an action', () => {

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError, Template } from '../../src/template/index.js';
+import { ParseError, Template } from '../../src/go/text/template/template.js';
 
 const field = fc.constantFrom('.', '.a', '.a.b', '$', '$.x', '$v', '$i', '.Values.global.hub');
 const literal = fc.constantFrom('1', '-2', '0x1F', '1e3', '1.5', "'c'", '"s\\n"', '`raw`', 'true', 'nil', '1i', '0o17', '1_000');

@@ -22,7 +22,7 @@ import {
   type GoType,
   type GoValue,
   type StructField,
-} from '../../src/template/value.js';
+} from '../../src/go/reflect/value.js';
 import { istioFixtures } from './istio/fixtures.js';
 
 // Go's package main: %T prints "main.Pod".

@@ -1,12 +1,12 @@
 // The yaml vectors (test/vectors/yaml), checked directly against the functions of src/yaml and
-// src/funcs/helm.ts without the template engine: each template shape used there maps to a call.
+// src/helm/funcs.ts without the template engine: each template shape used there maps to a call.
 // test/vectors.test.ts runs the same cases through the engine.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isMap, mapGet, mapHas, type GoValue } from '../../src/template/value.js';
-import { goJsonMarshal, goJsonUnmarshal } from '../../src/yaml/json.js';
+import { isMap, mapGet, mapHas, type GoValue } from '../../src/go/reflect/value.js';
+import { goJsonMarshal, goJsonUnmarshal } from '../../src/go/encoding/json/json.js';
 import { helmToYaml } from '../../src/yaml/emit.js';
 import { helmFromJson, helmFromJsonArray, helmFromYaml, helmFromYamlArray } from '../../src/yaml/decode.js';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { fastReaderDepthBound, yamlLib } from '../../src/yaml/yamllib.js';
 import { jsonShaped } from '../../src/istio/render.js';
 

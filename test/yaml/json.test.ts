@@ -18,8 +18,8 @@ import {
   type GoType,
   type GoValue,
   type StructField,
-} from '../../src/template/value.js';
-import { GoJsonError, goJsonMarshal, goJsonUnmarshal, parseJson } from '../../src/yaml/json.js';
+} from '../../src/go/reflect/value.js';
+import { GoJsonError, goJsonMarshal, goJsonUnmarshal, parseJson } from '../../src/go/encoding/json/json.js';
 import { GoYamlError, toYaml } from '../../src/yaml/emit.js';
 
 const f = (name: string, json: string, type: GoType, extra: Partial<StructField> = {}): StructField => ({ name, json, type, ...extra });

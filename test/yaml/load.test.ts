@@ -1,8 +1,8 @@
 // Input loading: values as sigs.k8s.io/yaml gives them, positions, and one-line errors for bad input.
 import { describe, expect, it } from 'vitest';
-import { GoNil, mapGet } from '../../src/template/value.js';
+import { GoNil, mapGet } from '../../src/go/reflect/value.js';
 import { InputError, loadYamlDocument, loadYamlDocuments } from '../../src/yaml/load.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 
 const json = (v: unknown) => goJsonMarshal(v as never);
 

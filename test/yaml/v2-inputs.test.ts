@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InputError, loadYamlDocuments } from '../../src/yaml/load.js';
 import { yamlToGo } from '../../src/yaml/decode.js';
-import { goJsonMarshal } from '../../src/yaml/json.js';
-import type { GoValue } from '../../src/template/value.js';
+import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
+import type { GoValue } from '../../src/go/reflect/value.js';
 
 const dir = fileURLToPath(new URL('./v2-inputs/', import.meta.url));
 

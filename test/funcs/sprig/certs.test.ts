@@ -4,8 +4,8 @@
 
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Template } from '../../../src/template/index.js';
-import { sprigFuncs } from '../../../src/funcs/sprig/index.js';
+import { Template } from '../../../src/go/text/template/template.js';
+import { sprigFuncs } from '../../../src/sprig/index.js';
 
 function render(src: string, data: unknown = null): string {
   return new Template('t').funcs(sprigFuncs({})).parse(src).execute(data as never);

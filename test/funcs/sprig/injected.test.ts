@@ -2,9 +2,9 @@
 // fixed expected outputs for these, so they are checked here with injected sources.
 
 import { describe, expect, it } from 'vitest';
-import { Template } from '../../../src/template/index.js';
-import { sprigFuncs, type SprigOptions } from '../../../src/funcs/sprig/index.js';
-import { bcryptHash } from '../../../src/funcs/sprig/bcrypt.js';
+import { Template } from '../../../src/go/text/template/template.js';
+import { sprigFuncs, type SprigOptions } from '../../../src/sprig/index.js';
+import { bcryptHash } from '../../../src/sprig/bcrypt.js';
 
 function render(src: string, opts: SprigOptions = {}, data: unknown = null): string {
   return new Template('t').funcs(sprigFuncs(opts)).parse(src).execute(data as never);

@@ -2,10 +2,10 @@
 // types (src/istio): the same field values, so the typed vectors in typed.jsonl compare the two.
 // (Go's stand-in types are named main.Istio*; only type errors would show the difference.)
 
-import { GoNil, MAP_STRING_STRING, newMap, ptrTo, sliceOf, withType, type GoValue } from '../../../src/template/value.js';
-import { decodeGo } from '../../../src/istio/gostruct.js';
-import { ObjectMeta } from '../../../src/istio/kube/meta.js';
-import { Container } from '../../../src/istio/kube/core.js';
+import { GoNil, MAP_STRING_STRING, newMap, ptrTo, sliceOf, withType, type GoValue } from '../../../src/go/reflect/value.js';
+import { decodeGo } from '../../../src/go/encoding/json/structs.js';
+import { ObjectMeta } from '../../../src/k8s/meta.js';
+import { Container } from '../../../src/k8s/core.js';
 import { duration, v2Types } from '../../../src/istio/proto.js';
 
 function stringMap(o: Record<string, string>): GoValue {

@@ -1,0 +1,314 @@
+// What changes for each workload between two injector setups (an upgrade, a values change): every
+// workload rendered both ways and merged into its pod, then compared field by field, with a summary of
+// what changed for start-up and shutdown and the audit findings that appear or disappear.
+//
+//   const report = diffInjection({ injectorConfigMap: 'old.yaml' }, { chart: { chart: 'istiod-1.24' } }, ['deploy.yaml']);
+//   report.changed   // workloads that differ
+
+import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
+import { InputError, loadYamlDocuments } from '../yaml/load.js';
+import { renderRequest, readInputText, type RenderOptions, type RenderRequest, type WorkloadResult } from '../istio/render.js';
+import { chartConfigMaps, type ChartSource } from '../istio/fromchart.js';
+import { isObject, type Json, type JsonObject } from '../istio/merge.js';
+
+/** One side of the comparison: an exported ConfigMap or a chart, with optional overrides. */
+export interface DiffSide {
+  /** The istio-sidecar-injector ConfigMap export (may also hold the `istio` mesh ConfigMap). */
+  injectorConfigMap?: string;
+  chart?: ChartSource;
+  /** Mesh config file (else the chart's, or the one in the injector file). */
+  mesh?: string;
+  /** Injector values overrides (Helm --set syntax), as render takes them. */
+  set?: string[];
+  valuesFiles?: string[];
+}
+
+export interface FieldChange {
+  path: string;
+  op: 'added' | 'removed' | 'changed';
+  from?: Json;
+  to?: Json;
+}
+
+export interface LifecycleChange {
+  aspect: string;
+  from: string;
+  to: string;
+}
+
+export interface WorkloadDiff {
+  workload: string;
+  changed: boolean;
+  changes: FieldChange[];
+  lifecycle: LifecycleChange[];
+  /** Start-up and shutdown facts of the pod before and after (lifecycleFacts). */
+  before: Record<string, string>;
+  after: Record<string, string>;
+  findingsAppeared: Finding[];
+  findingsGone: Finding[];
+  /** A side on which the workload failed to render. */
+  errors: { from?: string; to?: string };
+}
+
+export interface DiffReport {
+  workloads: WorkloadDiff[];
+  changed: number;
+}
+
+export interface DiffOptions extends RenderOptions {}
+
+// ---------- inputs ----------
+
+/** The mesh ConfigMap inside an injector export (`kubectl get cm istio istio-sidecar-injector -o yaml`). */
+function meshInFile(file: string): InputText | undefined {
+  const text = readInputText(file);
+  const docs = loadYamlDocuments(text, file);
+  for (const d of docs) {
+    const items = isObject(d.value as Json) && Array.isArray((d.value as JsonObject).items) ? ((d.value as JsonObject).items as Json[]) : [d.value as Json];
+    for (const it of items) {
+      if (isObject(it) && it.kind === 'ConfigMap' && isObject(it.data ?? null) && typeof (it.data as JsonObject).mesh === 'string') {
+        return { name: file, text: JSON.stringify(it) };
+      }
+    }
+  }
+  return undefined;
+}
+
+interface Side {
+  request: Omit<RenderRequest, 'workloads'>;
+  /** The same injector as the audit reads it; a ConfigMap side's values overrides apply there too. */
+  audit: { injectorConfigMap: InputText; mesh?: InputText; valuesFiles?: string[]; set?: string[] };
+}
+
+function prepare(s: DiffSide, label: string): Side {
+  if (!s.injectorConfigMap === !s.chart) throw new InputError(`${label}: give a ConfigMap export or a chart, one of them`);
+  const request: Omit<RenderRequest, 'workloads'> = { merged: true, set: s.set ?? [], valuesFiles: s.valuesFiles ?? [] };
+  let audit: Side['audit'];
+  if (s.chart) {
+    const cms = chartConfigMaps(s.chart);
+    request.chart = s.chart;
+    audit = { injectorConfigMap: cms.injector, ...(cms.mesh ? { mesh: cms.mesh } : {}) };
+  } else {
+    const file = s.injectorConfigMap!;
+    request.injectorConfigMap = file;
+    const inFile = s.mesh ? undefined : meshInFile(file);
+    if (inFile) request.meshInput = inFile;
+    audit = { injectorConfigMap: { name: file, text: readInputText(file) }, ...(inFile ? { mesh: inFile } : {}), valuesFiles: s.valuesFiles ?? [], set: s.set ?? [] };
+  }
+  if (s.mesh) {
+    request.mesh = s.mesh;
+    audit.mesh = { name: s.mesh, text: readInputText(s.mesh) };
+  }
+  return { request, audit };
+}
+
+// ---------- comparing pods ----------
+
+function named(list: Json[]): boolean {
+  return list.length > 0 && list.every((x) => isObject(x) && typeof x.name === 'string') && new Set(list.map((x) => (x as JsonObject).name)).size === list.length;
+}
+
+/** Field-level differences; lists of named items (containers, volumes, env) are matched by name. */
+export function fieldChanges(a: Json | undefined, b: Json | undefined, path = ''): FieldChange[] {
+  const out: FieldChange[] = [];
+  const walk = (x: Json | undefined, y: Json | undefined, p: string): void => {
+    if (x === undefined && y === undefined) return;
+    if (x === undefined) return void out.push({ path: p, op: 'added', to: y! });
+    if (y === undefined) return void out.push({ path: p, op: 'removed', from: x });
+    if (isObject(x) && isObject(y)) {
+      const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+      for (const k of keys) walk(Object.hasOwn(x, k) ? x[k] : undefined, Object.hasOwn(y, k) ? y[k] : undefined, p ? `${p}.${k}` : k);
+      return;
+    }
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (named(x) && named(y)) {
+        const byName = (l: Json[]) => new Map(l.map((e) => [(e as JsonObject).name as string, e]));
+        const mx = byName(x);
+        const my = byName(y);
+        for (const k of [...new Set([...mx.keys(), ...my.keys()])]) walk(mx.get(k), my.get(k), `${p}[${k}]`);
+        const ox = x.map((e) => (e as JsonObject).name).filter((n) => my.has(n as string));
+        const oy = y.map((e) => (e as JsonObject).name).filter((n) => mx.has(n as string));
+        if (JSON.stringify(ox) !== JSON.stringify(oy)) out.push({ path: `${p} (order)`, op: 'changed', from: ox, to: oy });
+        return;
+      }
+      const n = Math.max(x.length, y.length);
+      for (let i = 0; i < n; i++) walk(x[i], y[i], `${p}[${i}]`);
+      return;
+    }
+    if (JSON.stringify(x) !== JSON.stringify(y)) out.push({ path: p, op: 'changed', from: x, to: y });
+  };
+  walk(a, b, path);
+  return out;
+}
+
+// ---------- lifecycle ----------
+
+function podSpec(w: JsonObject | undefined): JsonObject | undefined {
+  if (!w) return undefined;
+  const kind = w.kind;
+  const spec = isObject(w.spec ?? null) ? (w.spec as JsonObject) : undefined;
+  if (kind === 'Pod') return spec;
+  if (kind === 'CronJob') {
+    const jt = spec && isObject(spec.jobTemplate ?? null) ? (spec.jobTemplate as JsonObject) : undefined;
+    const js = jt && isObject(jt.spec ?? null) ? (jt.spec as JsonObject) : undefined;
+    const t = js && isObject(js.template ?? null) ? (js.template as JsonObject) : undefined;
+    return t && isObject(t.spec ?? null) ? (t.spec as JsonObject) : undefined;
+  }
+  const t = spec && isObject(spec.template ?? null) ? (spec.template as JsonObject) : undefined;
+  return t && isObject(t.spec ?? null) ? (t.spec as JsonObject) : undefined;
+}
+
+const list = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+function handler(h: Json | undefined): string {
+  if (!isObject(h ?? null)) return 'none';
+  const o = h as JsonObject;
+  if (isObject(o.exec ?? null)) return `exec: ${(Array.isArray((o.exec as JsonObject).command) ? ((o.exec as JsonObject).command as Json[]) : []).map(String).join(' ')}`;
+  if (isObject(o.httpGet ?? null)) return `httpGet ${String((o.httpGet as JsonObject).path ?? '/')} :${String((o.httpGet as JsonObject).port ?? '')}`;
+  if (isObject(o.sleep ?? null)) return `sleep ${String((o.sleep as JsonObject).seconds ?? '')}s`;
+  return JSON.stringify(o);
+}
+
+function probe(p: Json | undefined): string {
+  if (!isObject(p ?? null)) return 'none';
+  const o = p as JsonObject;
+  const how = handler(o);
+  const timing = ['initialDelaySeconds', 'periodSeconds', 'timeoutSeconds', 'failureThreshold'].filter((k) => o[k] !== undefined).map((k) => `${k}=${String(o[k])}`);
+  return timing.length ? `${how} (${timing.join(', ')})` : how;
+}
+
+function envOf(c: JsonObject | undefined, name: string): string | undefined {
+  for (const e of list(c?.env)) if (e.name === name && typeof e.value === 'string') return e.value;
+  return undefined;
+}
+
+/** What a merged pod does at start-up and shutdown, aspect by aspect, as short texts. */
+export function lifecycleFacts(r: WorkloadResult | undefined): Record<string, string> {
+  const spec = podSpec(r?.merged);
+  const out: Record<string, string> = {};
+  if (!spec) return { injected: r?.error ? `failed: ${r.error}` : 'no' };
+  const inits = list(spec.initContainers);
+  const cons = list(spec.containers);
+  const nativeIdx = inits.findIndex((c) => c.name === 'istio-proxy');
+  const idx = cons.findIndex((c) => c.name === 'istio-proxy');
+  const proxy = nativeIdx >= 0 ? inits[nativeIdx] : idx >= 0 ? cons[idx] : undefined;
+  out['injected'] = proxy ? 'yes' : 'no';
+  out['native sidecar'] = nativeIdx >= 0 && proxy?.restartPolicy === 'Always' ? 'yes (initContainers, restartPolicy: Always)' : 'no';
+  out['proxy order'] = nativeIdx >= 0 ? `init container ${nativeIdx + 1} of ${inits.length}` : idx >= 0 ? `container ${idx + 1} of ${cons.length}` : 'none';
+  out['postStart'] = handler(isObject(proxy?.lifecycle ?? null) ? (proxy!.lifecycle as JsonObject).postStart : undefined);
+  out['preStop'] = handler(isObject(proxy?.lifecycle ?? null) ? (proxy!.lifecycle as JsonObject).preStop : undefined);
+  let pc: JsonObject = {};
+  try {
+    const raw = envOf(proxy, 'PROXY_CONFIG');
+    if (raw) pc = JSON.parse(raw) as JsonObject;
+  } catch {
+    pc = {};
+  }
+  out['hold application until proxy starts'] = r?.hold ? 'yes' : 'no';
+  out['drain'] = [
+    `drainDuration ${String(pc.drainDuration ?? 'default')}`,
+    `terminationDrainDuration ${String(pc.terminationDrainDuration ?? envOf(proxy, 'TERMINATION_DRAIN_DURATION_SECONDS') ?? 'default')}`,
+    ...(envOf(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') ? [`EXIT_ON_ZERO_ACTIVE_CONNECTIONS=${envOf(proxy, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')}`] : []),
+  ].join(', ');
+  out['terminationGracePeriodSeconds'] = spec.terminationGracePeriodSeconds === undefined ? 'default (30)' : String(spec.terminationGracePeriodSeconds);
+  out['startupProbe'] = probe(proxy?.startupProbe);
+  out['readinessProbe'] = probe(proxy?.readinessProbe);
+  out['livenessProbe'] = probe(proxy?.livenessProbe);
+  return out;
+}
+
+function lifecycleChanges(fa: Record<string, string>, fb: Record<string, string>): LifecycleChange[] {
+  const out: LifecycleChange[] = [];
+  for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+    const x = fa[k] ?? 'n/a';
+    const y = fb[k] ?? 'n/a';
+    if (x !== y) out.push({ aspect: k, from: x, to: y });
+  }
+  return out;
+}
+
+// ---------- findings ----------
+
+const findingKey = (f: Finding): string => `${f.workload}\0${f.rule}\0${f.container ?? ''}\0${f.severity}`;
+
+// ---------- the report ----------
+
+/** Render and audit every workload of the files both ways, and compare. */
+export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: string[], opts: DiffOptions = {}): DiffReport {
+  if (workloadFiles.length === 0) throw new InputError('diff: give the workloads with -f FILE');
+  const a = prepare(from, '--from');
+  const b = prepare(to, '--to');
+  const out: WorkloadDiff[] = [];
+  for (const file of workloadFiles) {
+    const ra = renderRequest({ ...opts, ...a.request, workloads: file }).results;
+    const rb = renderRequest({ ...opts, ...b.request, workloads: file }).results;
+    const text: InputText = { name: file, text: readInputText(file) };
+    const auditOpts = (s: Side) => ({
+      injectorConfigMap: s.audit.injectorConfigMap,
+      ...(s.audit.mesh ? { mesh: s.audit.mesh } : {}),
+      ...(s.audit.valuesFiles ? { valuesFiles: s.audit.valuesFiles } : {}),
+      ...(s.audit.set ? { set: s.audit.set } : {}),
+      ...(opts.kubeVersion ? { kubeVersion: opts.kubeVersion } : {}),
+      ...(opts.nativeSidecars && opts.nativeSidecars !== 'auto' ? { nativeSidecars: opts.nativeSidecars === 'true' } : {}),
+    });
+    const fa = auditDetailed([text], auditOpts(a)).findings;
+    const fb = auditDetailed([text], auditOpts(b)).findings;
+    const n = Math.max(ra.length, rb.length);
+    for (let i = 0; i < n; i++) {
+      const x = ra[i];
+      const y = rb[i];
+      const label = (x ?? y)!.label;
+      const changes = fieldChanges(x?.merged ?? (x?.workload as unknown as Json), y?.merged ?? (y?.workload as unknown as Json));
+      // render labels a workload "Kind ns/name", audit "Kind/ns/name"
+      const key = label.replace(' ', '/');
+      const mine = (fs: Finding[]) => fs.filter((f) => f.workload === key);
+      const ka = new Map(mine(fa).map((f) => [findingKey(f), f]));
+      const kb = new Map(mine(fb).map((f) => [findingKey(f), f]));
+      const appeared = [...kb.entries()].filter(([k]) => !ka.has(k)).map(([, f]) => f);
+      const gone = [...ka.entries()].filter(([k]) => !kb.has(k)).map(([, f]) => f);
+      const errors = { ...(x?.error ? { from: x.error } : {}), ...(y?.error ? { to: y.error } : {}) };
+      const before = lifecycleFacts(x);
+      const after = lifecycleFacts(y);
+      const lifecycle = lifecycleChanges(before, after);
+      const changed = changes.length > 0 || appeared.length > 0 || gone.length > 0 || lifecycle.length > 0 || x?.error !== y?.error;
+      out.push({ workload: label, changed, changes, lifecycle, before, after, findingsAppeared: appeared, findingsGone: gone, errors });
+    }
+  }
+  return { workloads: out, changed: out.filter((w) => w.changed).length };
+}
+
+const show = (v: Json | undefined): string => {
+  const s = JSON.stringify(v);
+  return s === undefined ? '' : s.length > 120 ? s.slice(0, 117) + '...' : s;
+};
+
+/** The report as text: per workload the lifecycle summary, findings that appear or go, then field changes. */
+export function formatDiffText(r: DiffReport): string {
+  let out = '';
+  for (const w of r.workloads) {
+    out += `${w.workload}: ${w.changed ? 'changed' : 'unchanged'}\n`;
+    if (!w.changed) continue;
+    if (w.errors.from) out += `  failed before: ${w.errors.from}\n`;
+    if (w.errors.to) out += `  failed after: ${w.errors.to}\n`;
+    if (w.lifecycle.length) {
+      out += '  lifecycle:\n';
+      for (const l of w.lifecycle) out += `    ${l.aspect}: ${l.from} -> ${l.to}\n`;
+    } else {
+      const f = w.after;
+      const brief = ['native sidecar', 'proxy order', 'postStart', 'preStop'].filter((k) => f[k] !== undefined).map((k) => `${k} ${f[k]}`);
+      out += `  lifecycle: unchanged${brief.length ? ` (${brief.join('; ')})` : ''}\n`;
+    }
+    for (const f of w.findingsAppeared) out += `  + finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
+    for (const f of w.findingsGone) out += `  - finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
+    if (w.changes.length) {
+      out += `  ${w.changes.length} field change${w.changes.length === 1 ? '' : 's'}:\n`;
+      for (const c of w.changes) {
+        if (c.op === 'added') out += `    + ${c.path}: ${show(c.to)}\n`;
+        else if (c.op === 'removed') out += `    - ${c.path}: ${show(c.from)}\n`;
+        else out += `    ~ ${c.path}: ${show(c.from)} -> ${show(c.to)}\n`;
+      }
+    }
+  }
+  out += `${r.workloads.length} workload${r.workloads.length === 1 ? '' : 's'}, ${r.changed} changed\n`;
+  return out;
+}

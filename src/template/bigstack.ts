@@ -1,8 +1,0 @@
-// The thread a library call is repeated on when it ran out of the JavaScript stack (util/syncstack.ts,
-// template/index.ts): it builds the caller's template set again and answers the same parse or execute.
-
-import { serveSyncStack } from '../util/syncstack.js';
-import { answerOnBigStack } from './index.js';
-import { buildFuncSet, type FuncSetName } from '../funcs/index.js';
-
-serveSyncStack((request) => answerOnBigStack(request, (name, opts, bound) => buildFuncSet(name as FuncSetName, opts, bound)));
