@@ -32,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { applySet, mergeValues } from '../helm/strvals.js';
-import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
+import type { JsonObject as IstioJsonObject } from '../go/encoding/json/value.js';
 import { detectIstioVersion, formatIstioVersion, LATEST, parseIstioVersion } from '../istio/version.js';
 
 export type { Finding, Severity, Evidence, KubeVersion } from './types.js';

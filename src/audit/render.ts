@@ -3,14 +3,15 @@
 // orders the containers as istiod does. Without an injector template there is nothing to execute:
 // the audit then uses its model of the template's lifecycle decisions.
 
-import { jsonShaped, Renderer, type NativeSidecarsMode } from '../istio/render.js';
+import { Renderer, type NativeSidecarsMode } from '../istio/render.js';
+import { jsonShaped } from '../go/encoding/json/value.js';
 import { parseInjectorConfig, type InjectorConfig } from '../istio/configmap.js';
 import type { Workload as IstioWorkload } from '../istio/workload.js';
 import { unpositioned, type LoadedDocument } from '../yaml/load.js';
 import type { GoValue } from '../go/reflect/value.js';
 import type { InjectContext, InjectFn, InjectWorkload } from './inject.js';
 import { asStringMap, get, getIn, isObject, type JsonObject } from './types.js';
-import type { Json, JsonObject as IstioJsonObject } from '../istio/merge.js';
+import type { Json, JsonObject as IstioJsonObject } from '../go/encoding/json/value.js';
 
 /** Thrown by an InjectFn that has no template to execute: the caller falls back to the model quietly. */
 export class InjectorUnavailable extends Error {

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { evidenceIn, type IstioConfig, type Sourced } from './context.js';
 import { parseEmbedded } from './input.js';
 import { mergeValues } from '../helm/strvals.js';
-import type { JsonObject as IstioJsonObject } from '../istio/merge.js';
+import type { JsonObject as IstioJsonObject } from '../go/encoding/json/value.js';
 import { PROXY, type Workload } from './workload.js';
 import { asArray, asString, get, getIn, isObject, isTrue, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 

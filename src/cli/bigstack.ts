@@ -8,13 +8,14 @@
 // The worker sends its stdout and stderr here to be written, and its temporary files to be removed on
 // a signal: signals, a reader gone away (EPIPE) and the exit code stay with the main thread.
 
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { BIG_STACK_MB, setBigStack } from '../guard/stack.js';
-import { observeTemporaries, trackTemporary } from '../guard/fs.js';
+import { Worker } from 'node:worker_threads';
+import { BIG_STACK_MB } from '../guard/stack.js';
+import { trackTemporary } from '../guard/fs.js';
+import { builtModule } from '../guard/syncstack.js';
 
 const HOLD_BYTES = 1 << 20;
 const HOLD_MS = 1000;
-const MARK = 'sidecarRenderBigStack';
+export const MARK = 'sidecarRenderBigStack';
 
 type Write = NodeJS.WriteStream['write'];
 type Chunk = { stream: NodeJS.WriteStream; chunk: string | Uint8Array; encoding?: BufferEncoding };
@@ -79,7 +80,7 @@ export function writeChunks(chunks: Chunk[]): void {
   for (const h of chunks) h.stream.write(h.chunk, h.encoding);
 }
 
-interface WorkerInput {
+export interface WorkerInput {
   [MARK]: true;
   /** A whole command line, or (batch) template --batch case lines sent one by one. */
   mode: 'command' | 'batch';
@@ -90,10 +91,9 @@ interface WorkerInput {
 
 type WorkerMessage = { fd: 1 | 2; data: string | Uint8Array } | { tmp: string; live: boolean } | { code: number } | { error: string };
 
-/** Under a TypeScript test runner this module is the source; the worker runs the built copy beside it. */
+/** The worker's entry (bigstack-worker.ts); under a TypeScript test runner, its built copy. */
 function workerScript(): URL {
-  const here = new URL(import.meta.url);
-  return here.pathname.endsWith('.ts') ? new URL('../../dist/cli/bigstack.js', here) : here;
+  return builtModule(import.meta.url, './bigstack-worker.js');
 }
 
 /**
@@ -173,44 +173,3 @@ export class BigStackBatch {
     if (w) await w.terminate();
   }
 }
-
-/** The worker's side: the same command, with output, temporary files and the exit code sent back. */
-async function serve(input: WorkerInput): Promise<void> {
-  const port = parentPort!;
-  setBigStack();
-  if (input.mode === 'batch') {
-    const { runLine } = await import('../batch.js');
-    port.on('message', (line: string) => port.postMessage({ result: runLine(line) }));
-    return;
-  }
-  const tty = input.tty;
-  for (const [stream, isTTY] of [
-    [process.stdin, tty.stdin],
-    [process.stdout, tty.stdout],
-    [process.stderr, tty.stderr],
-  ] as const) {
-    Object.defineProperty(stream, 'isTTY', { value: isTTY, configurable: true });
-  }
-  for (const [stream, fd] of [
-    [process.stdout, 1],
-    [process.stderr, 2],
-  ] as const) {
-    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), cb?: (e?: Error | null) => void): boolean => {
-      const data = typeof chunk === 'string' && typeof encoding === 'string' && encoding !== 'utf8' ? Buffer.from(chunk, encoding) : chunk;
-      port.postMessage({ fd, data });
-      const done = typeof encoding === 'function' ? encoding : cb;
-      if (done) queueMicrotask(() => done(null));
-      return true;
-    }) as Write;
-  }
-  observeTemporaries((tmp, live) => port.postMessage({ tmp, live }));
-  try {
-    const { main } = await import('./index.js');
-    const code = await main(input.argv, input.stdin);
-    port.postMessage({ code });
-  } catch (e) {
-    port.postMessage({ error: e instanceof Error ? e.message : String(e) });
-  }
-}
-
-if (!isMainThread && (workerData as Partial<WorkerInput> | null)?.[MARK] === true) void serve(workerData as WorkerInput);

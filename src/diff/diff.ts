@@ -9,7 +9,7 @@ import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
 import { InputError, loadYamlDocuments } from '../yaml/load.js';
 import { renderRequest, readInputText, type RenderOptions, type RenderRequest, type WorkloadResult } from '../istio/render.js';
 import { chartConfigMaps, type ChartSource } from '../istio/fromchart.js';
-import { isObject, type Json, type JsonObject } from '../istio/merge.js';
+import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 
 /** One side of the comparison: an exported ConfigMap or a chart, with optional overrides. */
 export interface DiffSide {

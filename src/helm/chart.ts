@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError, loadYamlDocument, type LoadedDocument } from '../yaml/load.js';
 import { newMap, type GoMap } from '../go/reflect/value.js';
-import { isObject, type Json, type JsonObject } from '../istio/merge.js';
+import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
 import { filepathMatch } from './match.js';
 import { kindName } from '../go/encoding/json/json.js';

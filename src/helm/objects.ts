@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
 import { helmToYaml } from '../yaml/emit.js';
-import type { Json } from '../istio/merge.js';
+import type { Json } from '../go/encoding/json/value.js';
 import { globRegExp } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
 

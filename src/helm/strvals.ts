@@ -6,8 +6,8 @@
 //
 // Values end up as the JSON istiod decodes from the ConfigMap, so integers are plain numbers here.
 
-import type { Json, JsonObject } from '../istio/merge.js';
-import { clone, isObject, newObject, own } from '../istio/merge.js';
+import type { Json, JsonObject } from '../go/encoding/json/value.js';
+import { clone, isObject, newObject, own } from '../go/encoding/json/value.js';
 
 export class SetValuesError extends Error {
   constructor(message: string) {

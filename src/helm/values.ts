@@ -14,7 +14,7 @@ import { copyData } from '../go/text/template/copy.js';
 import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { loadYamlDocument, InputError } from '../yaml/load.js';
 import { applySet, SetValuesError } from './strvals.js';
-import type { Json, JsonObject } from '../istio/merge.js';
+import type { Json, JsonObject } from '../go/encoding/json/value.js';
 import { cloneChart, type Chart, type ChartDependency } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 

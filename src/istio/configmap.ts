@@ -13,7 +13,7 @@
 //   SIDECAR_TEMPLATE = 'sidecar'
 
 import { InputError, loadYamlDocuments, loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
-import { isObject, type Json, type JsonObject } from './merge.js';
+import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { detectIstioVersion, type Detection } from './version.js';
 
 export const SIDECAR_TEMPLATE = 'sidecar';

@@ -13,12 +13,13 @@ import { toYaml } from '../yaml/emit.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
 import type { GoValue } from '../go/reflect/value.js';
 import { GoJsonError } from '../go/encoding/json/structs.js';
-import { clone, isObject, type Json, type JsonObject } from './merge.js';
+import { clone, isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { kubeApiMinor } from './postprocess.js';
 import { decodeWorkload, KUBE_INJECT_KINDS } from '../k8s/workloads.js';
 import { dropZeroCreationTimestamps } from '../k8s/meta.js';
 import { lazyList, loadSlice, workloadFromObject } from './workload.js';
-import { jsonShaped, type RenderEvent, type Renderer, type WorkloadResult } from './render.js';
+import type { RenderEvent, Renderer, WorkloadResult } from './render.js';
+import { jsonShaped } from '../go/encoding/json/value.js';
 
 export interface RawDocument {
   text: string;

@@ -1,3 +1,4 @@
+
 // What istiod does with the template output: merge it into the pod, then put the containers in order.
 //
 // Two shapes of template output exist:
@@ -12,27 +13,14 @@
 //
 // Values here are plain JSON (what the Kubernetes API holds), not the template's Go value model.
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type JsonObject = { [k: string]: Json };
+
+import { isObject, own, newObject, clone, type Json, type JsonObject } from '../go/encoding/json/value.js';
 
 export const PROXY_CONTAINER = 'istio-proxy';
 export const INIT_CONTAINER = 'istio-init';
 export const VALIDATION_CONTAINER = 'istio-validation';
 export const ENABLE_CORE_DUMP = 'enable-core-dump';
 
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Own property only: input comes from users and must never reach a prototype. */
-export function own(o: JsonObject, k: string): Json | undefined {
-  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-}
-
-/** A JSON object with no prototype. */
-export function newObject(): JsonObject {
-  return Object.create(null) as JsonObject;
-}
 
 // ---------- patch metadata: which lists merge, and by which key ----------
 
@@ -163,15 +151,6 @@ function mergeList(original: Json[], patch: Json[], meta: ListMeta): Json[] {
   return out;
 }
 
-export function clone<T extends Json>(v: T): T {
-  if (Array.isArray(v)) return v.map(clone) as T;
-  if (isObject(v)) {
-    const o = newObject();
-    for (const k of Object.keys(v)) o[k] = clone(v[k]!);
-    return o as T;
-  }
-  return v;
-}
 
 // ---------- the old SidecarInjectionSpec ----------
 

@@ -21,7 +21,8 @@ import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { GoJsonError, decodeGo, field, structType } from '../go/encoding/json/structs.js';
 import { GRPCAction, HTTPGetAction, PodSpec, TCPSocketAction } from '../k8s/core.js';
 import { ObjectMeta } from '../k8s/meta.js';
-import { PROXY_CONTAINER, clone, isObject, own, type Json, type JsonObject } from './merge.js';
+import { PROXY_CONTAINER } from './merge.js';
+import { clone, isObject, own, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { atLeast, type IstioVersion } from './version.js';
 
 export interface PostProcessContext {

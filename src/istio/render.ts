@@ -11,7 +11,7 @@
 //                                          values, mesh config and each pod's proxy.istio.io/config are
 //                                          validated (validate.ts): warnings in messages, errors fail
 
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { InputTooLarge, listFiles, readTextLimited } from '../guard/fs.js';
 import { checkYamlDepth, yamlLib } from '../yaml/yamllib.js';
@@ -25,20 +25,8 @@ import { jsonToYaml, toYaml } from '../yaml/emit.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { fastParse, Unsupported } from '../yaml/fastload.js';
 import { indentFlowContinuations } from '../yaml/flowindent.js';
-import {
-  applyInjectionSpec,
-  asDecodedByIstiod,
-  clone,
-  isInjectionSpec,
-  isObject,
-  moveProxyToInit,
-  reorderPod,
-  strategicMergePod,
-  hasContainer,
-  PROXY_CONTAINER,
-  type Json,
-  type JsonObject,
-} from './merge.js';
+import { applyInjectionSpec, asDecodedByIstiod, isInjectionSpec, moveProxyToInit, reorderPod, strategicMergePod, hasContainer, PROXY_CONTAINER } from './merge.js';
+import { clone, isObject, jsonShaped, strMap, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { postProcessPod } from './postprocess.js';
 import { checkGo, decodeGo, GoJsonError } from '../go/encoding/json/structs.js';
 import { Container, Pod } from '../k8s/core.js';
@@ -63,30 +51,6 @@ export { InputError as RenderInputError };
 /** A template of the config that does not parse: bad input for the whole run, whichever pod found it. */
 class UnparsableTemplate extends InputError {}
 
-function strMap(v: unknown): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  if (isObject((v ?? null) as Json)) for (const [k, x] of Object.entries(v as JsonObject)) out[k] = typeof x === 'string' ? x : JSON.stringify(x);
-  return out;
-}
-
-/** What a JSON round trip leaves of a parsed YAML value. */
-export function jsonShaped(v: unknown): Json {
-  if (v === null || v === undefined) return null;
-  if (Array.isArray(v)) return v.map(jsonShaped);
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof Map) {
-    const o = Object.create(null) as JsonObject;
-    for (const [k, x] of v) o[String(k)] = jsonShaped(x);
-    return o;
-  }
-  if (typeof v === 'object') {
-    const o = Object.create(null) as JsonObject;
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = jsonShaped(x);
-    return o;
-  }
-  return v as Json;
-}
 
 // ---------- which release wrote the templates ----------
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  strategicMergePod,
-  reorderPod,
-  applyInjectionSpec,
-  moveProxyToInit,
-  isInjectionSpec,
-  type JsonObject,
-} from '../../src/istio/merge.js';
+import { strategicMergePod, reorderPod, applyInjectionSpec, moveProxyToInit, isInjectionSpec } from '../../src/istio/merge.js';
+import { type JsonObject } from '../../src/go/encoding/json/value.js';
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 const names = (l: unknown) => (l as { name: string }[]).map((c) => c.name);

@@ -1,7 +1,7 @@
 // istiod's work on the merged pod: the Go round trip through corev1 types, Prometheus merge, probe
 // rewriting and the old injector's fsGroup, on pods of our own.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/istio/merge.js';
+import type { JsonObject } from '../../src/go/encoding/json/value.js';
 import { goRoundTrip, kubeApiMinor, postProcessPod, type PostProcessContext } from '../../src/istio/postprocess.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 

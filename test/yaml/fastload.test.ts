@@ -9,7 +9,7 @@ import { fastParse, Unsupported } from '../../src/yaml/fastload.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { fastReaderDepthBound, yamlLib } from '../../src/yaml/yamllib.js';
-import { jsonShaped } from '../../src/istio/render.js';
+import { jsonShaped } from '../../src/go/encoding/json/value.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const roots = ['test/audit/fixtures', 'test/audit/corpus', 'examples'].map((d) => join(repo, d));
