@@ -7,19 +7,9 @@
 
 export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './go/text/template/template.js';
 export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
-export {
-  renderRequest,
-  renderStream,
-  renderInputs,
-  describeAssumptions,
-  workloadFiles,
-  Renderer,
-  RenderInputError,
-  type RenderRequest,
-  type RenderOutcome,
-  type RenderEvent,
-  type WorkloadResult,
-} from './istio/render.js';
+export { Renderer, RenderInputError, type RenderEvent, type WorkloadResult } from './istio/inject.js';
+export { renderInputs, workloadFiles, type RenderRequest } from './inputs/resolve.js';
+export { renderRequest, renderStream, describeAssumptions, type RenderOutcome } from './output/render.js';
 export { manifestStream, workloadStream, workloadsFromText, type ManifestPiece } from './istio/workload.js';
 export { parseIstioVersion, type IstioVersion } from './istio/version.js';
 export * as golden from './golden/index.js';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Template, ParseError, funcMap, def } from '../src/go/text/template/template.js';
 import { funcSet } from '../src/funcs/index.js';
 import { audit, auditDetailed, InputError } from '../src/audit/index.js';
-import { renderRequest } from '../src/istio/render.js';
+import { renderRequest } from '../src/output/render.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const ex = (f: string) => join(root, 'examples', f);

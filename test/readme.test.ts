@@ -66,10 +66,13 @@ function runShell(code: string): { code: number | null; stdout: string; stderr: 
 
 /** Run a TypeScript example with the package's imports pointed at src/, printing into a buffer. */
 async function runTs(code: string, name: string): Promise<string> {
-  const src = (p: string) => pathToFileURL(join(root, 'src', p)).href;
+  // each entry as package.json's exports name it, its dist/ file mapped back to the source
+  const exportsMap = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> }).exports;
   const rewritten = code.replace(/from '(sidecar-render(?:\/[a-z]+)?)'/g, (_m, spec: string) => {
-    const sub = spec.slice('sidecar-render'.length);
-    return `from '${sub ? src(`${sub.slice(1)}/index.ts`) : src('index.ts')}'`;
+    const entry = exportsMap['.' + spec.slice('sidecar-render'.length)];
+    if (!entry) throw new Error(`README imports ${spec}, which package.json does not export`);
+    const source = entry.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+    return `from '${pathToFileURL(join(root, source)).href}'`;
   });
   // the examples read files relative to the repository root, as the shell ones do
   const file = join(root, 'test', `.readme-${name}.ts`);

@@ -29,7 +29,7 @@ const imp = (p) => import(pathToFileURL(join(dist, p)).href);
 
 // what `render` loads: the CLI shell, its render command and the library under it
 const [, , render, configmap, load, mesh, validate, version, workload] = await Promise.all(
-  ['cli/index.js', 'cli/render.js', 'istio/render.js', 'istio/configmap.js', 'yaml/load.js', 'istio/mesh.js', 'istio/validate.js', 'istio/version.js', 'istio/workload.js'].map(imp),
+  ['cli/index.js', 'cli/render.js', 'istio/inject.js', 'istio/configmap.js', 'yaml/load.js', 'istio/mesh.js', 'istio/validate.js', 'istio/version.js', 'istio/workload.js'].map(imp),
 );
 phase('modules');
 

@@ -27,7 +27,7 @@ import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parse
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
-import { replacedValuesWarning } from '../istio/render.js';
+import { replacedValuesWarning } from '../inputs/resolve.js';
 import { readFileSync } from 'node:fs';
 import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';

@@ -3,7 +3,7 @@
 // orders the containers as istiod does. Without an injector template there is nothing to execute:
 // the audit then uses its model of the template's lifecycle decisions.
 
-import { Renderer, type NativeSidecarsMode } from '../istio/render.js';
+import { Renderer, type NativeSidecarsMode } from '../istio/inject.js';
 import { jsonShaped } from '../go/encoding/json/value.js';
 import { parseInjectorConfig, type InjectorConfig } from '../istio/configmap.js';
 import type { Workload as IstioWorkload } from '../istio/workload.js';

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../go/text/template/template.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { addInputOptions, givenInputs, inputsFromFlags, type InputFlags } from './inputs.js';
-import type { RenderRequest } from '../istio/render.js';
+import type { RenderRequest } from '../inputs/resolve.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
 
 export interface GoldenCommandDeps {

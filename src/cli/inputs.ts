@@ -20,7 +20,8 @@
 // What a command does with them (render, judge, compare) is its own.
 
 import { Option, type Command } from 'commander';
-import type { NativeSidecarsMode, RenderRequest } from '../istio/render.js';
+import type { NativeSidecarsMode } from '../istio/inject.js';
+import type { RenderRequest } from '../inputs/resolve.js';
 import type { ChartSource } from '../istio/fromchart.js';
 import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { collect, oneOf } from './options.js';

@@ -8,7 +8,9 @@
 // --output-file goes to a temporary sibling renamed over the file only when the run completes.
 
 import { Option, type Command } from 'commander';
-import { RENDER_MODES, renderStream, type RenderMode, type RenderRequest } from '../istio/render.js';
+import { RENDER_MODES, type RenderMode } from '../istio/inject.js';
+import { type RenderRequest } from '../inputs/resolve.js';
+import { renderStream } from '../output/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { oneOf } from './options.js';
 import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';

@@ -7,7 +7,9 @@
 
 import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
 import { InputError, loadYamlDocuments } from '../yaml/load.js';
-import { renderRequest, readInputText, type RenderOptions, type RenderRequest, type WorkloadResult } from '../istio/render.js';
+import { type RenderOptions, type WorkloadResult } from '../istio/inject.js';
+import { readInputText, type RenderRequest } from '../inputs/resolve.js';
+import { renderRequest } from '../output/render.js';
 import { chartConfigMaps, type ChartSource } from '../istio/fromchart.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 

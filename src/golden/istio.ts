@@ -1,7 +1,8 @@
 // Golden cases rendered by the Istio renderer: a case is exactly a `sidecar-render render` invocation,
 // so a golden file holds what that command prints.
 
-import { renderRequest, type RenderRequest } from '../istio/render.js';
+import { type RenderRequest } from '../inputs/resolve.js';
+import { renderRequest } from '../output/render.js';
 import { parseIstioVersion } from '../istio/version.js';
 import type { ExecOptions } from '../go/text/template/template.js';
 import type { CaseRenderer } from './run.js';

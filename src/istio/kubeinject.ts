@@ -18,7 +18,7 @@ import { kubeApiMinor } from './postprocess.js';
 import { decodeWorkload, KUBE_INJECT_KINDS } from '../k8s/workloads.js';
 import { dropZeroCreationTimestamps } from '../k8s/meta.js';
 import { lazyList, loadSlice, workloadFromObject } from './workload.js';
-import type { RenderEvent, Renderer, WorkloadResult } from './render.js';
+import type { RenderEvent, Renderer, WorkloadResult } from './inject.js';
 import { jsonShaped } from '../go/encoding/json/value.js';
 
 export interface RawDocument {

@@ -976,3 +976,9 @@ export function loadYamlDocument(input: string | Uint8Array, file: string, opts:
   }
   return docs[0]!;
 }
+
+/** The first line of an error's message (or of any thrown value): what a one-line report shows. */
+export function firstLineOf(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0]!;
+}

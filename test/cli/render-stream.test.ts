@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mayHaveAnchors, workloadStream, workloadsFromText, type Workload } from '../../src/istio/workload.js';
-import { Renderer, renderInputs, renderRequest, renderStream } from '../../src/istio/render.js';
+import { Renderer } from '../../src/istio/inject.js';
+import { renderInputs } from '../../src/inputs/resolve.js';
+import { renderRequest, renderStream } from '../../src/output/render.js';
 import { kubeInjectStream } from '../../src/istio/kubeinject.js';
 import { cli } from '../helpers/cli.js';
 

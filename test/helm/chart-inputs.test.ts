@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { chartConfigMaps, injectorInputsFromChart } from '../../src/istio/fromchart.js';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { cli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderRequest, parseTemplateOutput } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
+import { parseTemplateOutput } from '../../src/istio/webhook.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const workloads = [join(root, 'examples/deployment.yaml'), join(root, 'test/golden/seeds/workloads/job.yaml'), join(root, 'test/golden/seeds/workloads/deployment-hold-annotation.yaml')];

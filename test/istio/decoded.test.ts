@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { asDecodedByIstiod } from '../../src/istio/merge.js';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 
 describe('asDecodedByIstiod', () => {

@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse } from 'yaml';
-import { renderRequest, type NativeSidecarsMode } from '../../src/istio/render.js';
+import { type NativeSidecarsMode } from '../../src/istio/inject.js';
+import { renderRequest } from '../../src/output/render.js';
 
 export interface InjectCase {
   /** Position in the table (names the case's own inputs: `<in>.<index>.*.gen.yaml`). */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'istiod-semantics-'));

@@ -118,7 +118,7 @@ describe('the old SidecarInjectionSpec', () => {
   });
 });
 
-import { reapplyOverwrittenContainers } from '../../src/istio/render.js';
+import { reapplyOverwrittenContainers } from '../../src/istio/webhook.js';
 
 describe('user customization of the injected proxy', () => {
   it('lays the user container over the injected one again, keeping the injected image for "auto"', () => {

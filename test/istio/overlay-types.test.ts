@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { applySet } from '../../src/helm/strvals.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 import { cli } from '../helpers/cli.js';

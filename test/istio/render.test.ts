@@ -6,7 +6,7 @@ import {
   selectTemplates,
   detectIstioVersion,
   type InjectorConfig,
-} from '../../src/istio/render.js';
+} from '../../src/istio/inject.js';
 import { formatIstioVersion, parseIstioVersion } from '../../src/istio/version.js';
 import { parseInjectorConfig } from '../../src/istio/configmap.js';
 

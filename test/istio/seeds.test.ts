@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadMatrix, expectGolden, renderRequestOf } from '../../src/golden/index.js';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 
 const matrixFile = fileURLToPath(new URL('../golden/seeds/matrix.yaml', import.meta.url));
 const matrix = loadMatrix(matrixFile);

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { matrixSchema } from '../../src/golden/schema.js';
 import { loadInjectorConfigMap } from '../../src/istio/configmap.js';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { DETECTION_MARKS, detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
 
 const matrixAccepts = (v: string): boolean =>

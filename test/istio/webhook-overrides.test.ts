@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderRequest, type RenderMode } from '../../src/istio/render.js';
+import { type RenderMode } from '../../src/istio/inject.js';
+import { renderRequest } from '../../src/output/render.js';
 import { applyKubeDefaults, defaultImagePullPolicy } from '../../src/k8s/defaults.js';
 
 const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderRequest, renderStream, type RenderRequest } from '../../src/istio/render.js';
+import { type RenderRequest } from '../../src/inputs/resolve.js';
+import { renderRequest, renderStream } from '../../src/output/render.js';
 import { loadYamlDocuments } from '../../src/yaml/load.js';
 import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { jsonToYaml } from '../../src/yaml/emit.js';

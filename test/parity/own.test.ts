@@ -2,7 +2,7 @@
 // istiod's template stage (expected outputs from tools/parity-own.mjs; regenerate them there).
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderRequest } from '../../src/istio/render.js';
+import { renderRequest } from '../../src/output/render.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 
 interface Spec {
