@@ -8,7 +8,8 @@
 export { Template, TemplateError, ParseError, ExecError, GoPanic, def, funcMap } from './go/text/template/template.js';
 export { funcSet, sprigFuncs, helmFuncs, istioFuncs, type FuncSetName, type FuncSetOptions } from './funcs/index.js';
 export { Renderer, RenderInputError, type RenderEvent, type WorkloadResult } from './istio/inject.js';
-export { renderInputs, workloadFiles, type RenderRequest } from './inputs/resolve.js';
+export { renderInputs, type RenderRequest } from './inputs/resolve.js';
+export { workloadFiles } from './inputs/files.js';
 export { renderRequest, renderStream, describeAssumptions, type RenderOutcome } from './output/render.js';
 export { manifestStream, workloadStream, workloadsFromText, type ManifestPiece } from './istio/workload.js';
 export { parseIstioVersion, type IstioVersion } from './istio/version.js';

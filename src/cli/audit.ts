@@ -20,7 +20,7 @@ import {
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
-import { workloadFiles } from '../inputs/resolve.js';
+import { workloadFiles } from '../inputs/files.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
 import { chartConfigMaps } from '../istio/fromchart.js';

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { renderChart } from '../helm/index.js';
 import { iopValues } from '../istio/iop.js';
-import { readInputText } from '../inputs/resolve.js';
+import { readInputText } from '../inputs/files.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect } from './options.js';
 

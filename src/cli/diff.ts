@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { Option, type Command } from 'commander';
 import { diffInjection, formatDiffText, type DiffSide } from '../diff/diff.js';
 import { RENDER_MODES, type NativeSidecarsMode, type RenderMode } from '../istio/inject.js';
-import { workloadFiles } from '../inputs/resolve.js';
+import { workloadFiles } from '../inputs/files.js';
 import { parseIstioVersion } from '../istio/version.js';
 import { parseEnv } from './inputs.js';
 import { collect, oneOf } from './options.js';

@@ -9,7 +9,7 @@ import { ExecError, LimitError, Template } from '../go/text/template/template.js
 import type { GoValue } from '../go/reflect/value.js';
 import { funcSet } from '../funcs/index.js';
 import { limitHint } from '../istio/inject.js';
-import { readInputText } from '../inputs/resolve.js';
+import { readInputText } from '../inputs/files.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
 import { readStdin } from './inputs.js';

@@ -8,7 +8,8 @@
 import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
 import { InputError, loadYamlDocuments } from '../yaml/load.js';
 import { type RenderOptions, type WorkloadResult } from '../istio/inject.js';
-import { readInputText, type RenderRequest } from '../inputs/resolve.js';
+import { type RenderRequest } from '../inputs/resolve.js';
+import { readInputText } from '../inputs/files.js';
 import { renderRequest } from '../output/render.js';
 import { chartConfigMaps, type ChartSource } from '../istio/fromchart.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';

@@ -1,70 +1,103 @@
-// The injector inputs of every command and of the library, read and resolved in one place: the injector
-// config, its values and the mesh config, each from the file or flag that gave it.
+// The injector inputs of every command and of the library, resolved in one place: the injector config,
+// its values and the mesh config, each from the file or flag that gave it, and where each came from.
+//
+// Istio's ConfigMaps and IstioOperators are found in whatever file holds them (sources.ts): a flag
+// names the file of its kind (--injector-configmap, --values, --mesh, --iop, --chart), and what the
+// other given files hold fills in a kind no flag names (the mesh ConfigMap beside the injector's in
+// one export; the ConfigMaps of a cluster dump given with -f). Found objects of one kind that differ
+// are an error naming both; a file that holds nothing of its flag's kind is an error naming what it
+// holds.
 //
 // Upstream: none (istioctl's and the commands' input flags)
 
 import { Bounded, type RenderInputs, type RenderOptions } from '../istio/inject.js';
 import { injectorInputsFromChart, type ChartSource } from '../istio/fromchart.js';
-import { readTextLimited, InputTooLarge, listFiles } from '../guard/fs.js';
-import { InputError, firstLineOf } from '../yaml/load.js';
+import { InputError, firstLineOf, loadYamlDocuments, loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { formatProblem, validateValues, validateMesh, type Problem } from '../istio/validate.js';
-import { join } from 'node:path';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
-import { loadValuesFile, parseInjectorConfig, loadInjectorConfigMap, loadIstioOperator, type InjectorConfig } from '../istio/configmap.js';
-import { loadMeshDocument } from '../istio/mesh.js';
+import { injectorFromDocument, istioOperatorPart, parseInjectorConfig, valuesFromDocument, type InjectorConfig } from '../istio/configmap.js';
 import { LATEST } from '../istio/version.js';
 import { mergeValues, applySet } from '../helm/strvals.js';
-import { statSync, readdirSync, type Stats } from 'node:fs';
-import { workloadStream, manifestStream, type ManifestPiece } from '../istio/workload.js';
+import type { ExecOptions } from '../go/text/template/template.js';
+import { asConfigObject, configKind, describeObjects, objectsOf, pickConfig, type ConfigObject, type FileObject } from './sources.js';
+import { normalizeOptions, type InjectorOptions, type InputFile, type NormalizedOptions } from './options.js';
+import { nameOf, textOf, workloadText } from './files.js';
+import { lazyDocuments } from '../istio/workload.js';
 
-export interface RenderRequest extends RenderOptions {
-  /** The istio-sidecar-injector ConfigMap (its data.config and data.values). */
+/** Earlier names of options, still taken (LEGACY_NAMES in options.ts). */
+export interface LegacyInputOptions {
+  /** @deprecated `injectorConfigmap` */
   injectorConfigMap?: string;
-  /** istioctl's --injectConfigFile: the ConfigMap's data.config text on its own (a whole ConfigMap is taken too). */
+  /** @deprecated `injectConfigFile` */
   injectConfig?: string;
-  /** An istiod chart (with its values) instead of an exported ConfigMap: its injector and mesh ConfigMaps are used. */
-  chart?: ChartSource;
-  /** Mesh config given as text (an `istio` ConfigMap or MeshConfig YAML), used when `mesh` is not given. */
+  /** @deprecated `valuesFile` */
+  valuesFiles?: InputFile[];
+  /** @deprecated `filename` */
+  workloads?: string | string[];
+  /** @deprecated `mesh` */
   meshInput?: { name: string; text: string };
-  /** A bare injection template. */
-  template?: string;
-  /** Values that replace the ConfigMap's data.values (a values file, data.values JSON, or an IstioOperator). */
-  values?: string;
-  /** Values files merged over the values in order, Helm's rules. */
-  valuesFiles?: string[];
-  /** IstioOperator files: spec.values merged over the values, spec.meshConfig over the mesh config. */
-  iop?: string[];
-  set?: string[];
-  setString?: string[];
-  mesh?: string;
-  /** Files or directories of workloads ('-' is stdin, given as `stdin`). */
-  workloads: string | string[];
-  /** Directories in `workloads` are read with their subdirectories (kubectl's -R). */
-  recursive?: boolean;
-  stdin?: string;
-  merged?: boolean;
-  output?: 'yaml' | 'json';
 }
 
-export const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'is a directory, not a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'no such file (a parent is not a directory)',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-};
+/** What render takes: the inputs (InjectorOptions), and how to print. */
+export interface RenderRequest extends Omit<InjectorOptions, 'chart'>, LegacyInputOptions {
+  /** `--chart`; the chart with its values, sets and IstioOperator as one object is taken too. */
+  chart?: string | ChartSource;
+  /** The text of '-' among the workloads. */
+  stdin?: string;
+  /** `--merged`: each workload with the sidecar merged into its pod. */
+  merged?: boolean;
+  /** `-o`: the objects printed as YAML or JSON. */
+  output?: 'yaml' | 'json';
+  /** Limits for each template execution; the engine's defaults otherwise. */
+  limits?: ExecOptions;
+  /** Fill in the API server's pod defaults first (default true in webhook mode; never in kube-inject mode). */
+  kubeDefaults?: boolean;
+}
 
-/** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
-export function readInputText(file: string): string {
-  try {
-    return readTextLimited(file);
-  } catch (e) {
-    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, file);
-  }
+/** A mapping of values or mesh config and where it came from. */
+export interface Layer {
+  value: JsonObject;
+  /** Its document, for positions of its fields (none for a --set). */
+  doc?: LoadedDocument;
+  /** `--values-file v.yaml`, `data.values of ConfigMap istio-system/istio-sidecar-injector in cm.yaml`. */
+  origin: string;
+  /** A --set or --set-string: applied to the values so far as Helm parses it into them (`value` is it alone). */
+  set?: { arg: string; asString: boolean };
+}
+
+/** Where the injector config, the values and the mesh config came from, for the assumptions line. */
+export interface InputSources {
+  injector: string;
+  values: string;
+  mesh: string;
+}
+
+export interface ResolvedInputs extends RenderInputs {
+  warnings: string[];
+  /** The options, checked and in one shape. */
+  options: NormalizedOptions;
+  /** What the Renderer takes of them (with the revision the inputs decided). */
+  renderOptions: RenderOptions;
+  sources: InputSources;
+  /** The injector ConfigMap as found, when one was (not for a bare template or data.config alone). */
+  injectorObject?: ConfigObject;
+  /** The values before the layers: --values (replacing), or the injector's data.values. */
+  valuesBase?: Layer;
+  /** Whether valuesBase is --values, replacing the injector's data.values. */
+  valuesReplaced: boolean;
+  /** The injector ConfigMap's own data.values (also when --values replaced them). */
+  injectorValues?: Layer;
+  /** Merged over valuesBase in order: IstioOperators, --values-file, --set, --set-string. */
+  valueLayers: Layer[];
+  /** The mesh config, then the IstioOperators' meshConfig merged over it. */
+  meshLayers: Layer[];
+}
+
+export interface ResolveContext {
+  /** Objects of the workload inputs (-f): Istio's ConfigMaps among them apply unless a flag names their kind. */
+  found?: readonly FileObject[];
+  /** Without an injector config (no flag, none found) resolve anyway: the audit judges with its model. */
+  injectorOptional?: boolean;
 }
 
 /** The first error fails the run; warnings are kept for stderr. */
@@ -75,40 +108,208 @@ export function checked(problems: Problem[], warnings: string[]): void {
 }
 
 /**
- * Inputs loaded and validated before, by kind and file, valid while the file's text is the same: a golden
- * matrix names the same few files in hundreds of cases. What is cached is never changed by rendering
- * (values are merged into copies, templates only read); the problems are re-reported each time.
+ * What was read of a file, by purpose and name, valid while the text is the same: a golden matrix names
+ * the same few files in hundreds of cases. What is kept is never changed by rendering (values are merged
+ * into copies, templates only read); warnings and problems are reported again each time.
  */
-export const inputCache = new Bounded<{ text: string; value: unknown; problems: Problem[] }>(128);
+const inputCache = new Bounded<{ text: string; value: unknown }>(128);
 
-export function cachedInput<T>(kind: string, file: string, load: (text: string) => { value: T; problems: Problem[] }, warnings: string[]): T {
-  const text = readInputText(file);
-  const key = `${kind}\0${file}`;
+function cached<T>(kind: string, f: InputFile, load: (name: string, text: string) => T): T {
+  const { name, text } = textOf(f);
+  const key = `${kind}\0${name}`;
   let hit = inputCache.get(key);
   if (!hit || hit.text !== text) {
-    hit = { text, ...load(text) };
+    hit = { text, value: load(name, text) };
     inputCache.set(key, hit);
   }
-  checked(hit.problems, warnings);
   return hit.value as T;
 }
 
-/** The config named by exactly one of --injector-configmap, --injectConfigFile or --template. */
-export function configSource(req: RenderRequest): { kind: 'configmap' | 'config' | 'template'; file: string } {
-  const given = (
-    [
-      ['configmap', req.injectorConfigMap, '--injector-configmap'],
-      ['config', req.injectConfig, '--injectConfigFile'],
-      ['template', req.template, '--template'],
-    ] as const
-  ).filter(([, f]) => f);
-  if (given.length > 1) throw new InputError(`give only one of ${given.map(([, , flag]) => flag).join(', ')}`);
-  if (given.length === 0) throw new InputError('give --injector-configmap FILE, or --template FILE with --values FILE');
-  return { kind: given[0]![0], file: given[0]![1]! };
+/** Istio's configuration objects among a file's objects. */
+function configObjects(objs: readonly FileObject[]): ConfigObject[] {
+  return objs.map(asConfigObject).filter((o): o is ConfigObject => o !== undefined);
 }
 
+// ---------- each kind of file ----------
+
+interface InjectorFile {
+  config: InjectorConfig;
+  /** The file (or chart) the config was read from, for warnings. */
+  file: string;
+  values?: Layer;
+  valuesProblems: Problem[];
+  object?: ConfigObject;
+  /** The other configuration objects of the file (a mesh ConfigMap beside the injector's). */
+  others: ConfigObject[];
+  revision?: string;
+  warnings: string[];
+  origin: string;
+}
+
+const NOT_INJECTOR = 'not the istio-sidecar-injector ConfigMap';
+
+/** The injector ConfigMap of a file: picked by revision among what it holds; what else it holds is kept. */
+function injectorOf(name: string, docs: LoadedDocument[], revision: string | undefined, flag: string): InjectorFile {
+  const objs = objectsOf(docs);
+  const cfgs = configObjects(objs);
+  const picked = pickConfig(cfgs, 'injector', revision, `${flag} ${name}`);
+  if (!picked) {
+    // one ConfigMap without data.config says so at its data; anything else says what it is
+    if (objs.length === 1 && objs[0]!.value.kind === 'ConfigMap') injectorFromDocument(objs[0]!.doc);
+    const first = objs[0]?.doc ?? docs[0];
+    const why = `${describeObjects(objs)}, ${NOT_INJECTOR} (${flag})`;
+    throw first ? first.errorAt([], why) : new InputError(why, name, 1, 1);
+  }
+  const o = picked.chosen;
+  const cm = injectorFromDocument(o.doc);
+  const origin = `${o.label} in ${name}`;
+  return {
+    config: cm.config,
+    file: name,
+    values: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${origin}` },
+    valuesProblems: validateValues(cm.values, cm.valuesDoc),
+    object: o,
+    others: cfgs.filter((c) => c !== o && c.kind !== 'injector'),
+    ...(picked.revision !== undefined ? { revision: picked.revision } : {}),
+    warnings: picked.warnings,
+    origin,
+  };
+}
+
+function loadInjectorFile(f: InputFile, kind: 'configmap' | 'config' | 'template', revision: string | undefined): InjectorFile {
+  const flag = kind === 'configmap' ? '--injector-configmap' : kind === 'config' ? '--injectConfigFile' : '--template';
+  return cached(`injector:${kind}:${revision ?? ''}`, f, (name, text) => {
+    // istioctl's --injectConfigFile is data.config alone; a file holding the ConfigMap is taken too
+    if (kind === 'template' || (kind === 'config' && !/^\s*["']?kind["']?\s*:\s*["']?(ConfigMap|List)\b/m.test(text))) {
+      return { config: parseInjectorConfig(text, name), file: name, valuesProblems: [], others: [], warnings: [], origin: kind === 'template' ? `--template ${name}` : `data.config in ${name}` };
+    }
+    return injectorOf(name, loadYamlDocuments(text, name), revision, flag);
+  });
+}
+
+interface ValuesFile {
+  layer: Layer;
+  problems: Problem[];
+  others: ConfigObject[];
+}
+
+const isKubeObject = (v: Json): boolean => isObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';
+
+/**
+ * A values file: the values themselves (YAML, or data.values JSON), an IstioOperator's spec.values, or
+ * the data.values of the injector ConfigMap a file holds.
+ */
+function loadValues(f: InputFile, flag: string, revision: string | undefined): ValuesFile {
+  return cached(`values:${flag}:${revision ?? ''}`, f, (name, text) => {
+    // istiod (istioctl's --valuesFile) and Helm (-f) read values with sigs.k8s.io/yaml.Unmarshal, which
+    // keeps a key written twice last; istioctl reads an IstioOperator strictly
+    const docs = loadYamlDocumentsByKind(text, name, ['IstioOperator']);
+    const objs = objectsOf(docs);
+    const cfgs = configObjects(objs);
+    const what = `${flag} ${name}`;
+    const inj = pickConfig(cfgs, 'injector', revision, what);
+    if (inj) {
+      const cm = injectorFromDocument(inj.chosen.doc);
+      const layer: Layer = { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${inj.chosen.label} in ${name}` };
+      return { layer, problems: validateValues(cm.values, cm.valuesDoc), others: cfgs.filter((c) => c !== inj.chosen) };
+    }
+    const op = pickConfig(cfgs, 'operator', revision, what);
+    if (op) {
+      const part = istioOperatorPart(op.chosen.doc, 'values');
+      const v = valuesFromDocument(part ?? undefined);
+      return { layer: { value: v.values, ...(v.doc ? { doc: v.doc } : {}), origin: `spec.values of ${op.chosen.label} in ${name}` }, problems: validateValues(v.values, v.doc), others: cfgs.filter((c) => c !== op.chosen) };
+    }
+    if (docs.length > 1) throw docs[1]!.errorAt([], `expected one document of values, found ${docs.length} (${describeObjects(objs)})`);
+    const doc = docs[0];
+    if (doc && isKubeObject(doc.value as Json)) throw doc.errorAt([], `${describeObjects(objs)}, not injector values (${flag})`);
+    const v = valuesFromDocument(doc);
+    return { layer: { value: v.values, ...(v.doc ? { doc: v.doc } : {}), origin: `${flag} ${name}` }, problems: validateValues(v.values, v.doc), others: cfgs };
+  });
+}
+
+interface MeshFile {
+  layer?: Layer;
+  problems: Problem[];
+  others: ConfigObject[];
+  warnings: string[];
+}
+
+/** The mesh config of a ConfigMap, an IstioOperator or MeshConfig YAML, validated. */
+function meshLayer(doc: LoadedDocument | undefined, origin: string): { layer?: Layer; problems: Problem[] } {
+  if (!doc) return { layer: { value: Object.create(null) as JsonObject, origin }, problems: [] };
+  if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
+  // fields of any release are known: the per-release field lists are the model's, not the protos'
+  return { layer: { value: doc.value as JsonObject, doc, origin }, problems: validateMesh(doc.value, doc, LATEST) };
+}
+
+/** data.mesh of a mesh ConfigMap, positioned in its file. */
+function meshOfConfigMap(o: ConfigObject, name: string): { layer?: Layer; problems: Problem[] } {
+  // istiod reads data.mesh with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
+  return meshLayer(o.doc.embedded(['data', 'mesh'], 'data.mesh', { duplicateKeys: 'last' }), `${o.label} in ${name}`);
+}
+
+/** A --mesh file: the mesh ConfigMap it holds (by revision), an IstioOperator's meshConfig, or MeshConfig YAML. */
+function loadMesh(f: InputFile, revision: string | undefined): MeshFile {
+  return cached(`mesh:${revision ?? ''}`, f, (name, text) => {
+    // MeshConfig YAML itself is read by istiod's sigs.k8s.io/yaml.Unmarshal, which keeps a key written
+    // twice last; a ConfigMap (kubectl) or IstioOperator (istioctl) may not write one
+    const docs = loadYamlDocumentsByKind(text, name, ['ConfigMap', 'IstioOperator']);
+    if (docs.length === 0) return { layer: { value: Object.create(null) as JsonObject, origin: `--mesh ${name}` }, problems: [], others: [], warnings: [] };
+    const objs = objectsOf(docs);
+    const cfgs = configObjects(objs);
+    const what = `--mesh ${name}`;
+    const cm = pickConfig(cfgs, 'mesh', revision, what);
+    if (cm) return { ...meshOfConfigMap(cm.chosen, name), others: cfgs.filter((c) => c.kind !== 'mesh'), warnings: cm.warnings };
+    const op = pickConfig(cfgs, 'operator', revision, what);
+    if (op) {
+      const part = istioOperatorPart(op.chosen.doc, 'meshConfig');
+      return { ...meshLayer(part ?? undefined, `spec.meshConfig of ${op.chosen.label} in ${name}`), others: cfgs.filter((c) => c.kind !== 'operator'), warnings: op.warnings };
+    }
+    const doc = docs[0]!;
+    const v = doc.value as Json;
+    if (docs.length === 1 && isObject(v) && v.kind === 'ConfigMap') throw doc.errorAt(v.data ? ['data'] : [], 'ConfigMap has no data.mesh');
+    if (docs.length > 1 || (isObject(v) && typeof v.kind === 'string')) throw doc.errorAt([], `${describeObjects(objs)}, not the istio mesh ConfigMap (--mesh)`);
+    return { ...meshLayer(doc, `--mesh ${name}`), others: [], warnings: [] };
+  });
+}
+
+interface OperatorFile {
+  values?: Layer;
+  mesh?: Layer;
+  problems: Problem[];
+}
+
+/** An IstioOperator's spec.values and spec.meshConfig. */
+function operatorParts(o: ConfigObject, origin: string): OperatorFile {
+  const values = istioOperatorPart(o.doc, 'values');
+  const mesh = istioOperatorPart(o.doc, 'meshConfig');
+  const v = values ? valuesFromDocument(values) : undefined;
+  const problems = [...(v ? validateValues(v.values, v.doc) : []), ...(mesh ? validateMesh(mesh.value, mesh, LATEST) : [])];
+  return {
+    ...(v ? { values: { value: v.values, ...(v.doc ? { doc: v.doc } : {}), origin } } : {}),
+    ...(mesh ? { mesh: { value: mesh.value as JsonObject, doc: mesh, origin } } : {}),
+    problems,
+  };
+}
+
+function loadOperator(f: InputFile, revision: string | undefined): OperatorFile {
+  return cached(`iop:${revision ?? ''}`, f, (name, text) => {
+    const docs = loadYamlDocuments(text, name);
+    const objs = objectsOf(docs);
+    const op = pickConfig(configObjects(objs), 'operator', revision, `--iop ${name}`);
+    if (!op) {
+      const first = objs[0]?.doc ?? docs[0];
+      const why = `${describeObjects(objs)}, not an IstioOperator (--iop)`;
+      throw first ? first.errorAt([], why) : new InputError(why, name, 1, 1);
+    }
+    return operatorParts(op.chosen, `--iop ${name}`);
+  });
+}
+
+// ---------- the values the templates read ----------
+
 /** `.Values.a.b` paths the templates read. */
-export function valuePathsRead(texts: string[]): string[][] {
+function valuePathsRead(texts: string[]): string[][] {
   const seen = new Set<string>();
   for (const t of texts) {
     for (const m of t.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) seen.add(m[1]!.slice(1));
@@ -116,7 +317,7 @@ export function valuePathsRead(texts: string[]): string[][] {
   return [...seen].sort().map((p) => p.split('.'));
 }
 
-export function hasPath(v: Json, path: string[]): boolean {
+function hasPath(v: Json, path: string[]): boolean {
   let cur: Json = v;
   for (const k of path) {
     if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return false;
@@ -137,157 +338,223 @@ export function replacedValuesWarning(templates: string[], before: JsonObject, a
   return `${file}: warning: --values replaces the ConfigMap's data.values, and ${lost.length} value${lost.length === 1 ? '' : 's'} the templates read ${lost.length === 1 ? 'is' : 'are'} now missing (${shown.join(', ')}${more}); use --values-file to merge instead`;
 }
 
-export function renderInputs(req: RenderRequest): RenderInputs {
-  let config: InjectorConfig;
-  let values: JsonObject;
+// ---------- resolving ----------
+
+const foundIn = (o: ConfigObject): string => `${o.label} in ${o.doc.file}`;
+
+/**
+ * The inputs of render, audit, golden and diff, resolved: the injector config (one source), the values
+ * (the base, then IstioOperators, values files, --set, --set-string) and the mesh config (then the
+ * IstioOperators' meshConfig), each with where it came from. Throws a one-line InputError for what
+ * cannot be read or does not fit its flag; warnings are kept for stderr.
+ */
+export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: ResolveContext = {}): ResolvedInputs {
+  const o = normalizeOptions(given as Record<string, unknown>);
   const warnings: string[] = [];
-  const valuesFile = (file: string): JsonObject =>
-    cachedInput(
-      'values',
-      file,
-      (text) => {
-        const v = loadValuesFile(text, file);
-        return { value: v.values, problems: validateValues(v.values, v.doc) };
-      },
-      warnings,
-    );
+  let revision = o.revision;
+  // what the given files hold beyond their flag's kind, and what the workloads hold: fills in a kind no flag names
+  const pool: ConfigObject[] = [];
+
+  // the injector config: its flag, else what was found
+  let inj: InjectorFile | undefined;
   let chartMesh: { name: string; text: string } | undefined;
-  let revision: string | undefined;
-  let ownValues: { values: JsonObject; problems: Problem[] } | undefined;
-  let file: string;
-  if (req.chart) {
-    if (req.injectorConfigMap || req.injectConfig || req.template) throw new InputError('give only one of --chart, --injector-configmap, --injectConfigFile, --template');
-    const fromChart = injectorInputsFromChart(req.chart);
-    file = req.chart.chart;
-    config = fromChart.config;
-    chartMesh = fromChart.mesh;
-    if (fromChart.revision) revision = fromChart.revision;
-    ownValues = { values: fromChart.values, problems: validateValues(fromChart.values, fromChart.valuesDoc) };
+  let injectorSource: string;
+  if (o.chart) {
+    const fromChart = injectorInputsFromChart(o.chart);
+    if (revision === undefined && fromChart.revision) revision = fromChart.revision;
+    inj = {
+      config: fromChart.config,
+      file: o.chart.chart,
+      values: { value: fromChart.values, ...(fromChart.valuesDoc ? { doc: fromChart.valuesDoc } : {}), origin: `data.values of the chart's injector ConfigMap` },
+      valuesProblems: validateValues(fromChart.values, fromChart.valuesDoc),
+      others: [],
+      warnings: [],
+      origin: `chart ${o.chart.chart}`,
+    };
+    chartMesh = fromChart.mesh ? { name: fromChart.mesh.name, text: fromChart.mesh.text } : undefined;
+    injectorSource = `chart ${o.chart.chart}`;
   } else {
-    const source = configSource(req);
-    file = source.file;
-    if (source.kind === 'template') {
-      config = cachedInput('template', file, (text) => ({ value: parseInjectorConfig(text, file), problems: [] }), warnings);
-    } else {
-      // istioctl's --injectConfigFile is data.config alone; a whole ConfigMap there is taken as one
-      const loaded = cachedInput<{ config: InjectorConfig; values?: JsonObject; valuesProblems?: Problem[] }>(
-        source.kind,
-        file,
-        (text) => {
-          if (source.kind === 'config' && !/^\s*kind:\s*["']?(ConfigMap|List)\b/m.test(text)) return { value: { config: parseInjectorConfig(text, file) }, problems: [] };
-          const c = loadInjectorConfigMap(text, file);
-          return { value: { config: c.config, values: c.values, valuesProblems: validateValues(c.values, c.valuesDoc) }, problems: [] };
-        },
-        warnings,
-      );
-      config = loaded.config;
-      if (loaded.values) ownValues = { values: loaded.values, problems: loaded.valuesProblems ?? [] };
+    const file = o.injectorConfigmap ?? o.injectConfigFile ?? o.template;
+    const kind = o.injectorConfigmap ? 'configmap' : o.injectConfigFile ? 'config' : 'template';
+    if (file !== undefined) inj = loadInjectorFile(file, kind, revision);
+    injectorSource = inj?.origin ?? '';
+  }
+  if (inj) {
+    warnings.push(...inj.warnings);
+    if (revision === undefined && inj.revision !== undefined) revision = inj.revision;
+    pool.push(...inj.others);
+  }
+  // --values and --mesh files may hold what another flag's kind is (helm template output holds both ConfigMaps)
+  const valuesFile = o.values !== undefined ? loadValues(o.values, '--values', revision) : undefined;
+  if (valuesFile) pool.push(...valuesFile.others);
+  const meshFile = o.mesh !== undefined ? loadMesh(o.mesh, revision) : undefined;
+  if (meshFile) {
+    pool.push(...meshFile.others);
+    warnings.push(...meshFile.warnings);
+  }
+  pool.push(...configObjects(ctx.found ?? []));
+  if (!inj) {
+    const found = pickConfig(pool, 'injector', revision, 'the inputs');
+    if (found) {
+      const o2 = found.chosen;
+      const cm = injectorFromDocument(o2.doc);
+      inj = {
+        config: cm.config,
+        file: o2.doc.file,
+        values: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${foundIn(o2)}` },
+        valuesProblems: validateValues(cm.values, cm.valuesDoc),
+        object: o2,
+        others: [],
+        warnings: found.warnings,
+        origin: foundIn(o2),
+      };
+      warnings.push(...found.warnings);
+      if (revision === undefined && found.revision !== undefined) revision = found.revision;
+      injectorSource = foundIn(o2);
+    } else if (!ctx.injectorOptional) {
+      throw new InputError('give --injector-configmap FILE, --chart CHART, or --template FILE with --values FILE');
     }
   }
-  if (req.values) {
-    // values given separately replace data.values, which is then not checked either
-    values = valuesFile(req.values);
-    if (ownValues) {
-      const w = replacedValuesWarning(Object.values(config.templates), ownValues.values, values, req.values);
+
+  // the values: --values, else the injector's data.values; then the layers
+  let valuesBase: Layer | undefined;
+  let valuesReplaced = false;
+  if (valuesFile) {
+    valuesBase = valuesFile.layer;
+    valuesReplaced = true;
+    checked(valuesFile.problems, warnings);
+    if (inj?.values) {
+      const w = replacedValuesWarning(Object.values(inj.config.templates), inj.values.value, valuesBase.value, nameOf(o.values!));
       if (w) warnings.push(w);
     }
-  } else if (ownValues) {
-    values = ownValues.values;
-    checked(ownValues.problems, warnings);
-  } else {
-    values = Object.create(null) as JsonObject;
-    if (!(req.valuesFiles ?? []).length && !(req.iop ?? []).length && !(req.set ?? []).length && !(req.setString ?? []).length) {
-      warnings.push(`${file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
+  } else if (inj?.values) {
+    valuesBase = inj.values;
+    checked(inj.valuesProblems, warnings);
+  }
+  const valueLayers: Layer[] = [];
+  const meshOverlays: Layer[] = [];
+  const operators: OperatorFile[] = [];
+  const foundOp = pickConfig(pool, 'operator', revision, 'the inputs');
+  if (foundOp) operators.push(operatorParts(foundOp.chosen, foundIn(foundOp.chosen)));
+  for (const f of o.iop) operators.push(loadOperator(f, revision));
+  for (const op of operators) {
+    checked(op.problems, warnings);
+    if (op.values) valueLayers.push(op.values);
+    if (op.mesh) meshOverlays.push(op.mesh);
+  }
+  for (const f of o.valuesFile) {
+    const v = loadValues(f, '--values-file', revision);
+    checked(v.problems, warnings);
+    valueLayers.push({ ...v.layer, origin: `--values-file ${nameOf(f)}` });
+  }
+  const sets: Array<[string, boolean]> = [...o.set.map((a): [string, boolean] => [a, false]), ...o.setString.map((a): [string, boolean] => [a, true])];
+  for (const [arg, asString] of sets) {
+    let value: JsonObject;
+    try {
+      value = applySet(Object.create(null) as JsonObject, arg, asString);
+    } catch (e) {
+      throw new InputError(`--set: ${firstLineOf(e)}`);
     }
+    valueLayers.push({ value, origin: `${asString ? '--set-string' : '--set'} ${arg}`, set: { arg, asString } });
   }
-  const meshFrom = (file: string) => (text: string) => {
-    const doc = loadMeshDocument(text, file);
-    if (!doc) return { value: Object.create(null) as JsonObject, problems: [] };
-    if (!isObject(doc.value as Json)) throw doc.errorAt([], 'mesh config must be a mapping');
-    // fields of any release are known: the per-release field lists are the model's, not the protos'
-    return { value: doc.value as JsonObject, problems: validateMesh(doc.value, doc, LATEST) };
-  };
-  let mesh = Object.create(null) as JsonObject;
-  let meshOrigin: string | undefined;
-  if (req.mesh) mesh = cachedInput('mesh', req.mesh, meshFrom(req.mesh), warnings);
-  else if (chartMesh ?? req.meshInput) {
-    const given = (chartMesh ?? req.meshInput)!;
-    const m = meshFrom(given.name)(given.text);
-    checked(m.problems, warnings);
-    mesh = m.value;
-    meshOrigin = given.name;
+  if (!valuesBase && valueLayers.length === 0 && inj) {
+    warnings.push(`${inj.file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
   }
-  for (const f of req.iop ?? []) {
-    const op = cachedInput(
-      'iop',
-      f,
-      (text) => {
-        const o = loadIstioOperator(text, f);
-        const problems = [...(o.values ? validateValues(o.values.values, o.values.doc) : []), ...(o.mesh ? validateMesh(o.mesh.value, o.mesh, LATEST) : [])];
-        return { value: { values: o.values?.values, mesh: o.mesh?.value as JsonObject | undefined }, problems };
-      },
-      warnings,
-    );
-    if (op.values) values = mergeValues(values, op.values);
-    if (op.mesh) mesh = mergeValues(mesh, op.mesh);
-  }
-  for (const f of req.valuesFiles ?? []) values = mergeValues(values, valuesFile(f));
+  let values = valuesBase?.value ?? (Object.create(null) as JsonObject);
   try {
-    for (const s of req.set ?? []) values = applySet(values, s, false);
-    for (const s of req.setString ?? []) values = applySet(values, s, true);
+    for (const l of valueLayers) values = l.set ? applySet(values, l.set.arg, l.set.asString) : mergeValues(values, l.value);
   } catch (e) {
     throw new InputError(`--set: ${firstLineOf(e)}`);
   }
-  meshOrigin = [req.mesh ?? meshOrigin, ...(req.iop ?? [])].filter(Boolean).join(', ') || undefined;
-  return { config, values, mesh, ...(meshOrigin ? { meshOrigin } : {}), ...(revision !== undefined ? { revision } : {}), warnings };
+
+  // the mesh config: --mesh, else the chart's, else what was found; then the IstioOperators' meshConfig
+  let meshBase: Layer | undefined;
+  if (meshFile) {
+    checked(meshFile.problems, warnings);
+    meshBase = meshFile.layer;
+  } else if (chartMesh) {
+    const m = loadMesh(chartMesh, revision);
+    checked(m.problems, warnings);
+    meshBase = m.layer ? { ...m.layer, origin: `${injectorSource}'s mesh ConfigMap` } : undefined;
+  } else {
+    const found = pickConfig(pool, 'mesh', revision, 'the inputs');
+    if (found) {
+      warnings.push(...found.warnings);
+      const m = meshOfConfigMap(found.chosen, found.chosen.doc.file);
+      checked(m.problems, warnings);
+      meshBase = m.layer;
+    }
+  }
+  let mesh = meshBase?.value ?? (Object.create(null) as JsonObject);
+  for (const l of meshOverlays) mesh = mergeValues(mesh, l.value);
+  const meshLayers = [...(meshBase ? [meshBase] : []), ...meshOverlays];
+  const meshOrigin = meshLayers.map((l) => l.origin).join(', ') || undefined;
+
+  const sources: InputSources = {
+    injector: injectorSource || 'none (no injector config given or found)',
+    values: [valuesBase ? valuesBase.origin : 'none', ...valueLayers.map((l) => l.origin)].join(', then '),
+    mesh: meshLayers.length ? meshLayers.map((l) => l.origin).join(', then ') : "none (Istio's defaults)",
+  };
+  const renderOptions: RenderOptions = {
+    nativeSidecars: o.nativeSidecars,
+    env: o.env,
+    mode: o.mode,
+    ...(o.istioVersion ? { istioVersion: o.istioVersion } : {}),
+    ...(o.kubeVersion ? { kubeVersion: o.kubeVersion } : {}),
+    ...(revision !== undefined ? { revision } : {}),
+  };
+  return {
+    config: inj?.config ?? parseInjectorConfig('', '<none>'),
+    values,
+    mesh,
+    ...(meshOrigin ? { meshOrigin } : {}),
+    ...(revision !== undefined ? { revision } : {}),
+    warnings,
+    options: o,
+    renderOptions,
+    sources,
+    ...(inj?.object ? { injectorObject: inj.object } : {}),
+    ...(valuesBase ? { valuesBase } : {}),
+    valuesReplaced,
+    ...(inj?.values ? { injectorValues: inj.values } : {}),
+    valueLayers,
+    meshLayers,
+  };
 }
 
+/** A kind, Istio's configuration objects may be, in a file: the cheap test before a file is read for them. */
+const MAY_HOLD_CONFIG = /["']?kind["']?\s*:\s*["']?(ConfigMap|IstioOperator)\b/;
+
 /**
- * Workload paths as kubectl takes them: files, '-' for stdin, and directories, whose .yaml, .yml and
- * .json files are read in name order (with subdirectories when recursive). Every path is checked here,
- * so a missing one fails the run before anything is rendered.
+ * Istio's configuration objects among the workloads (-f files, '-' for stdin), read before the workloads
+ * are rendered: a cluster dump (`kubectl get cm,deploy -A -o yaml`) carries the ConfigMaps its pods are
+ * injected with. Big files are read piece by piece and only these objects are kept.
  */
-export function workloadFiles(paths: string | readonly string[], recursive = false): string[] {
-  const list = typeof paths === 'string' ? [paths] : [...paths];
-  if (list.length === 0) throw new InputError('no workload files given (-f FILE, a directory, or - for stdin)');
-  const out: string[] = [];
-  for (const p of list) {
-    if (p === '-') {
-      out.push(p);
-      continue;
-    }
-    let st: Stats;
-    try {
-      st = statSync(p);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, p);
-    }
-    if (!st.isDirectory()) {
-      out.push(p);
-      continue;
-    }
-    const found = (recursive ? listFiles(p) : readdirSync(p).filter((n) => !n.startsWith('.')).map((n) => join(p, n)).sort()).filter(
-      (f) => /\.(ya?ml|json)$/i.test(f) && statSync(f).isFile(),
-    );
-    if (found.length === 0) throw new InputError(`no .yaml, .yml or .json files in the directory${recursive ? ' or below it' : ' (-R reads subdirectories)'}`, p);
+export function configObjectsOf(files: readonly InputFile[], stdin: string | undefined): FileObject[] {
+  const out: FileObject[] = [];
+  for (const f of files) {
+    const found = cached('found', workloadText(f, stdin), (n, text) => {
+      if (!MAY_HOLD_CONFIG.test(text)) return [];
+      const kept: FileObject[] = [];
+      for (const d of lazyDocuments(text, n)) {
+        if (!('positionOf' in d)) continue;
+        for (const o of objectsOf([d])) if (configKind(o.value)) kept.push(o);
+      }
+      return kept;
+    });
     out.push(...found);
   }
   return out;
 }
 
-/** The workloads of several files, one file read at a time. */
-export function* workloadsOf(files: string[], stdin: string | undefined): Generator<ManifestPiece> {
-  for (const f of files) {
-    const text = f === '-' ? (stdin ?? '') : readInputText(f);
-    for (const workload of workloadStream(text, f === '-' ? '<stdin>' : f)) yield { type: 'workload', workload };
-  }
+/** Where the injector config, the values and the mesh config came from, as the assumptions line says it. */
+export function describeSources(s: InputSources): string {
+  return `injector config: ${s.injector}; values: ${s.values}; mesh config: ${s.mesh}`;
 }
 
-/** Every document of several files in order (workloads, other objects, Lists), one file read at a time. */
-export function* manifestOf(files: string[], stdin: string | undefined): Generator<ManifestPiece> {
-  for (const f of files) {
-    const text = f === '-' ? (stdin ?? '') : readInputText(f);
-    yield* manifestStream(text, f === '-' ? '<stdin>' : f);
-  }
+/** The injector inputs of a request (RenderInputs, as the Renderer takes them), resolved. */
+export function renderInputs(req: RenderRequest): RenderInputs {
+  return resolveInputs(req);
 }
+
+export type { ChartSource };

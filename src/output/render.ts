@@ -5,7 +5,9 @@
 // Upstream: none (the render command and the library's renderRequest/renderStream)
 
 import { Renderer, nativeSidecarsOn, type RenderEvent, type WorkloadResult } from '../istio/inject.js';
-import { type RenderRequest, renderInputs, workloadFiles, readInputText, manifestOf, workloadsOf } from '../inputs/resolve.js';
+import { configObjectsOf, describeSources, resolveInputs, type RenderRequest, type ResolvedInputs } from '../inputs/resolve.js';
+import { normalizeOptions } from '../inputs/options.js';
+import { workloadFiles, workloadText, manifestOf, workloadsOf } from '../inputs/files.js';
 import { detectIstioVersion as detectFromText, formatIstioVersion } from '../istio/version.js';
 import { InputError } from '../yaml/load.js';
 import { kubeInjectStream } from '../istio/kubeinject.js';
@@ -25,7 +27,7 @@ export interface RenderOutcome {
  * What a run takes for granted unless told: the Istio release whose template data is built (and why),
  * the cluster's Kubernetes version, and whether native sidecars are on. One line, for stderr.
  */
-export function describeAssumptions(renderer: Renderer): string {
+export function describeAssumptions(renderer: Renderer, inputs?: ResolvedInputs): string {
   const opts = renderer.opts;
   const detected = detectFromText(renderer.inputs.config.source);
   const why = opts.istioVersion ? '--istio-version' : detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one';
@@ -35,7 +37,8 @@ export function describeAssumptions(renderer: Renderer): string {
   const on = nativeSidecarsOn(opts, renderer.version);
   const nativeWhy = native !== 'auto' ? `--native-sidecars ${native}` : 'auto: on for Istio 1.28+ on Kubernetes 1.33+';
   const mode = opts.mode === 'kube-inject' ? 'kube-inject mode (the pod as written)' : "webhook mode (the pod as the API server defaulted it)";
-  return `assuming ${release}, ${kube}, native sidecars ${on ? 'on' : 'off'} (${nativeWhy}; the pod's sidecar.istio.io/nativeSidecar annotation wins), ${mode}`;
+  const from = inputs ? `; ${describeSources(inputs.sources)}` : '';
+  return `assuming ${release}, ${kube}, native sidecars ${on ? 'on' : 'off'} (${nativeWhy}; the pod's sidecar.istio.io/nativeSidecar annotation wins), ${mode}${from}`;
 }
 
 /**
@@ -45,19 +48,29 @@ export function describeAssumptions(renderer: Renderer): string {
  * are exactly renderRequest's text.
  */
 export function* renderStream(req: RenderRequest): Generator<RenderEvent, { failed: number; total: number }> {
-  const inputs = renderInputs(req);
-  const renderer = new Renderer(inputs, req);
+  const o = normalizeOptions(req as Record<string, unknown>);
+  // the ConfigMaps among the workloads apply where no flag names their kind; the flags' own files are
+  // read first, so that their errors come first
+  const flagged = o.chart !== undefined || o.injectorConfigmap !== undefined || o.injectConfigFile !== undefined || o.template !== undefined;
+  let inputs = flagged ? resolveInputs(req) : undefined;
+  const files = o.filename.length > 0 ? workloadFiles(o.filename, o.recursive) : [];
+  if (o.chart === undefined && o.mesh === undefined && files.length > 0) {
+    const found = configObjectsOf(files, req.stdin);
+    if (found.length > 0 || !inputs) inputs = resolveInputs(req, { found });
+  }
+  inputs ??= resolveInputs(req);
+  const renderer = new Renderer(inputs, { ...inputs.renderOptions, ...(req.limits ? { limits: req.limits } : {}), ...(req.kubeDefaults !== undefined ? { kubeDefaults: req.kubeDefaults } : {}) });
   renderer.prepare();
-  const files = workloadFiles(req.workloads, req.recursive ?? false);
-  if (req.mode === 'kube-inject' && req.merged) {
+  if (files.length === 0) workloadFiles([]);
+  if (o.mode === 'kube-inject' && req.merged) {
     if (req.output === 'json') throw new InputError('--mode kube-inject --merged prints YAML, as istioctl kube-inject does (drop -o json)');
-    yield { type: 'assumptions', text: describeAssumptions(renderer) };
-    for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+    yield { type: 'assumptions', text: describeAssumptions(renderer, inputs) };
+    for (const w of inputs.warnings) yield { type: 'message', text: w };
     let failed = 0;
     let total = 0;
     for (const f of files) {
-      const text = f === '-' ? (req.stdin ?? '') : readInputText(f);
-      const r = yield* kubeInjectStream(renderer, text, f === '-' ? '<stdin>' : f);
+      const { name, text } = workloadText(f, req.stdin);
+      const r = yield* kubeInjectStream(renderer, text, name);
       failed += r.failed;
       total += r.total;
     }
@@ -68,8 +81,8 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   let cur = it.next();
   let next = cur.done ? cur : it.next();
   // only once the first pieces read well: input that cannot be rendered at all stays one line
-  yield { type: 'assumptions', text: describeAssumptions(renderer) };
-  for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
+  yield { type: 'assumptions', text: describeAssumptions(renderer, inputs) };
+  for (const w of inputs.warnings) yield { type: 'message', text: w };
   const fmt = new OutputFormat(req, next.done === true);
   let failed = 0;
   let total = 0;

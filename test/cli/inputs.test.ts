@@ -125,7 +125,7 @@ describe('values: --values replaces, --values-file and --set merge', () => {
     expect(withoutIop.settings.proxyConfig.holdApplicationUntilProxyStarts).toBe(true);
     const notIop = await cli('render', '-q', '--injector-configmap', CM, '--iop', ex('deployment.yaml'), '-f', ex('deployment.yaml'));
     expect(notIop.code).toBe(2);
-    expect(notIop.stderr).toMatch(/deployment\.yaml: no IstioOperator found/);
+    expect(notIop.stderr).toMatch(/deployment\.yaml:1:1: a Deployment, not an IstioOperator \(--iop\)\n$/);
   });
 });
 
@@ -149,10 +149,10 @@ describe('stated assumptions', () => {
     const r = await cli('render', '--injector-configmap', CM, '-f', ex('deployment.yaml'), '-f', ex('deployment.yaml'));
     const lines = r.stderr.split('\n').filter((l) => l.includes('assuming'));
     expect(lines).toEqual([
-      "sidecar-render: assuming Istio 1.10 (detected: has templates/defaultTemplates), Kubernetes version not given (--kube-version), native sidecars off (auto: on for Istio 1.28+ on Kubernetes 1.33+; the pod's sidecar.istio.io/nativeSidecar annotation wins), webhook mode (the pod as the API server defaulted it)",
+      `sidecar-render: assuming Istio 1.10 (detected: has templates/defaultTemplates), Kubernetes version not given (--kube-version), native sidecars off (auto: on for Istio 1.28+ on Kubernetes 1.33+; the pod's sidecar.istio.io/nativeSidecar annotation wins), webhook mode (the pod as the API server defaulted it); injector config: ConfigMap istio-system/istio-sidecar-injector in ${CM}; values: data.values of ConfigMap istio-system/istio-sidecar-injector in ${CM}; mesh config: none (Istio's defaults)`,
     ]);
     const ki = await cli('render', '--mode', 'kube-inject', '--injector-configmap', CM, '-f', ex('deployment.yaml'));
-    expect(ki.stderr).toMatch(/, kube-inject mode \(the pod as written\)\n$/);
+    expect(ki.stderr).toMatch(/, kube-inject mode \(the pod as written\); injector config: /);
     const told = await cli('render', '--template', tpl('native-sidecar.tmpl'), '--values', vals('defaults.json'), '--istio-version', '1.28', '--kube-version', '1.33', '-f', ex('deployment.yaml'));
     expect(told.stderr).toContain('assuming Istio 1.28 (--istio-version), Kubernetes 1.33, native sidecars on (auto:');
     const q = await cli('render', '--quiet', '--injector-configmap', CM, '-f', ex('deployment.yaml'));

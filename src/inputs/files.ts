@@ -1,0 +1,98 @@
+// Reading what users name on the command line or give the library: files (with a one-line error for
+// one that cannot be read, never an errno code), stdin, texts given by name, and kubectl's -f: files,
+// directories of .yaml/.yml/.json files (-R with their subdirectories) and '-'.
+//
+// Upstream: none (kubectl's -f and -R)
+
+import { readTextLimited, InputTooLarge, listFiles } from '../guard/fs.js';
+import { InputError, firstLineOf } from '../yaml/load.js';
+import { statSync, readdirSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { workloadStream, manifestStream, type ManifestPiece } from '../istio/workload.js';
+import type { InputFile } from './options.js';
+
+export const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'no such file (a parent is not a directory)',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+};
+
+/** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
+export function readInputText(file: string): string {
+  try {
+    return readTextLimited(file);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, file);
+  }
+}
+
+/**
+ * Workload paths as kubectl takes them: files, '-' for stdin, and directories, whose .yaml, .yml and
+ * .json files are read in name order (with subdirectories when recursive). Every path is checked here,
+ * so a missing one fails the run before anything is rendered.
+ */
+export function workloadFiles<F extends InputFile>(paths: F | readonly F[], recursive = false): F[] {
+  const list: F[] = Array.isArray(paths) ? [...(paths as readonly F[])] : [paths as F];
+  if (list.length === 0) throw new InputError('no workload files given (-f FILE, a directory, or - for stdin)');
+  const out: F[] = [];
+  for (const p of list) {
+    if (typeof p !== 'string' || p === '-') {
+      out.push(p);
+      continue;
+    }
+    let st: Stats;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, p);
+    }
+    if (!st.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const found = (recursive ? listFiles(p) : readdirSync(p).filter((n) => !n.startsWith('.')).map((n) => join(p, n)).sort()).filter(
+      (f) => /\.(ya?ml|json)$/i.test(f) && statSync(f).isFile(),
+    );
+    if (found.length === 0) throw new InputError(`no .yaml, .yml or .json files in the directory${recursive ? ' or below it' : ' (-R reads subdirectories)'}`, p);
+    out.push(...(found as F[]));
+  }
+  return out;
+}
+
+/** The name and text of a workload input: '-' is stdin's text, shown as <stdin>. */
+export function workloadText(f: InputFile, stdin: string | undefined): { name: string; text: string } {
+  return f === '-' ? { name: '<stdin>', text: stdin ?? '' } : textOf(f);
+}
+
+/** The workloads of several files, one file read at a time. */
+export function* workloadsOf(files: readonly InputFile[], stdin: string | undefined): Generator<ManifestPiece> {
+  for (const f of files) {
+    const { name, text } = workloadText(f, stdin);
+    for (const workload of workloadStream(text, name)) yield { type: 'workload', workload };
+  }
+}
+
+/** Every document of several files in order (workloads, other objects, Lists), one file read at a time. */
+export function* manifestOf(files: readonly InputFile[], stdin: string | undefined): Generator<ManifestPiece> {
+  for (const f of files) {
+    const { name, text } = workloadText(f, stdin);
+    yield* manifestStream(text, name);
+  }
+}
+
+/** The name and text of a file given to an option (a path is read; a name and text are taken as given). */
+export function textOf(f: InputFile): { name: string; text: string } {
+  return typeof f === 'string' ? { name: f, text: readInputText(f) } : f;
+}
+
+/** The name a file given to an option is shown by. */
+export function nameOf(f: InputFile): string {
+  return typeof f === 'string' ? f : f.name;
+}
