@@ -1,11 +1,13 @@
-// The Istio configuration a workload is injected with: the mesh config (`istio` ConfigMap or --mesh),
-// the injector values and template (`istio-sidecar-injector` ConfigMap, IstioOperator, --values,
-// --injector-configmap). ConfigMaps found in the input apply to the workloads of that input, as
-// they would in the cluster; flags override them.
+// The Istio configuration a workload is injected with, as the audit cites it: the mesh config, the
+// injector values and template, each with where it came from. They are found by the one resolver of
+// every command (src/inputs/resolve.ts): ConfigMaps in the input apply to its workloads, as they would
+// in the cluster; flags override them.
 
-import { parseEmbedded, InputError, type InputObject } from './input.js';
+import { DocumentLocator } from './input.js';
 import type { IstioVersion } from '../istio/version.js';
-import { get, getIn, isObject, lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
+import type { InjectorConfig } from '../istio/configmap.js';
+import type { Layer, ResolvedInputs } from '../inputs/resolve.js';
+import { lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
 
 /** A configuration document plus where it came from, so findings can point into it. */
 export interface Sourced<T> {
@@ -20,8 +22,8 @@ export interface Sourced<T> {
 export interface InjectorConfigMap {
   /** The ConfigMap object as given (renderers take it whole). */
   object: JsonObject;
-  /** `data.config` parsed (policy, template or templates, ...). */
-  config?: JsonObject;
+  /** `data.config` as the renderer reads it. */
+  parsed?: InjectorConfig;
   values?: Sourced<JsonObject>;
   origin: string;
 }
@@ -40,6 +42,8 @@ export interface IstioConfig {
   revision?: string;
   /** istiod's environment (--env), over the values' pilot.env. */
   env?: Record<string, string>;
+  /** The values the injector sees, as the resolver merged them (the layers above only say where each came from). */
+  resolvedValues: JsonObject;
 }
 
 export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], fallback: string): Evidence {
@@ -51,108 +55,45 @@ export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], f
   });
 }
 
-function objName(o: JsonObject): { name: string; namespace: string } {
-  return {
-    name: String(getIn(o, ['metadata', 'name']) ?? ''),
-    namespace: String(getIn(o, ['metadata', 'namespace']) ?? ''),
-  };
+/** A resolved layer (src/inputs) as the audit cites it: positions through its document's locator. */
+function sourced(l: Layer): Sourced<JsonObject> {
+  return { value: l.value as unknown as JsonObject, locator: l.doc ? new DocumentLocator(l.doc) : NOWHERE, base: [], origin: l.origin };
 }
 
-export function isMeshConfigMap(o: JsonObject): boolean {
-  const { name } = objName(o);
-  return get(o, 'kind') === 'ConfigMap' && (name === 'istio' || /^istio-[a-z0-9-]+$/.test(name)) && typeof getIn(o, ['data', 'mesh']) === 'string' && !name.startsWith('istio-sidecar-injector');
-}
-
-export function isInjectorConfigMap(o: JsonObject): boolean {
-  const { name } = objName(o);
-  return get(o, 'kind') === 'ConfigMap' && name.startsWith('istio-sidecar-injector') && (typeof getIn(o, ['data', 'config']) === 'string' || typeof getIn(o, ['data', 'values']) === 'string');
-}
-
-export function isIstioOperator(o: JsonObject): boolean {
-  return get(o, 'kind') === 'IstioOperator' && isObject(get(o, 'spec'));
-}
-
-/** Mesh config from an `istio` ConfigMap. */
-export function meshFromConfigMap(obj: InputObject): Sourced<JsonObject> {
-  const { name, namespace } = objName(obj.value);
-  const origin = `ConfigMap ${namespace ? namespace + '/' : ''}${name}`;
-  const doc = parseEmbedded(obj, ['data', 'mesh'], `${origin} data.mesh`);
-  const value = doc && isObject(doc.value) ? doc.value : {};
-  return { value, locator: doc?.locator ?? obj.locator, base: [], origin };
-}
-
-export function injectorFromConfigMap(obj: InputObject): InjectorConfigMap {
-  const { name, namespace } = objName(obj.value);
-  const origin = `ConfigMap ${namespace ? namespace + '/' : ''}${name}`;
-  const cfg = parseEmbedded(obj, ['data', 'config'], `${origin} data.config`);
-  const vals = parseEmbedded(obj, ['data', 'values'], `${origin} data.values`);
-  return {
-    object: obj.value,
-    config: cfg && isObject(cfg.value) ? cfg.value : undefined,
-    values: vals && isObject(vals.value) ? { value: vals.value, locator: vals.locator, base: [], origin } : undefined,
-    origin,
-  };
-}
-
-/** Values and mesh config carried by an IstioOperator (`spec.values`, `spec.meshConfig`). */
-export function fromIstioOperator(obj: InputObject): IstioConfig {
-  const name = String(getIn(obj.value, ['metadata', 'name']) ?? '');
-  const origin = `IstioOperator ${name}`;
-  const out: IstioConfig = {};
-  const values = getIn(obj.value, ['spec', 'values']);
-  if (isObject(values)) out.values = { value: values, locator: obj.locator, base: [...obj.path, 'spec', 'values'], origin };
-  const mesh = getIn(obj.value, ['spec', 'meshConfig']);
-  if (isObject(mesh)) out.mesh = { value: mesh, locator: obj.locator, base: [...obj.path, 'spec', 'meshConfig'], origin };
-  return out;
-}
+const NOWHERE: Locator = { file: '', pos: () => undefined };
 
 /**
- * A --values file: the values object itself (`global:`, `pilot:`), or a document with a top-level
- * `values:` (an IstioOperator spec fragment), or a whole IstioOperator, or an injector ConfigMap.
+ * The Istio configuration the one resolver (src/inputs/resolve.ts) found for the inputs and flags, as
+ * the audit reads it: each part with its document, so findings point at the file and line it came from.
  */
-export function valuesFromFile(objs: InputObject[], file: string): Sourced<JsonObject> {
-  for (const o of objs) {
-    if (isIstioOperator(o.value)) {
-      const v = fromIstioOperator(o).values;
-      if (v) return { ...v, origin: `--values ${file}` };
-    }
-    if (isInjectorConfigMap(o.value)) {
-      const v = injectorFromConfigMap(o).values;
-      if (v) return { ...v, origin: `--values ${file}` };
-    }
-    const spec = get(o.value, 'spec');
-    if (isObject(spec) && isObject(get(spec, 'values'))) {
-      return { value: get(spec, 'values') as JsonObject, locator: o.locator, base: [...o.path, 'spec', 'values'], origin: `--values ${file}` };
-    }
-    const inner = get(o.value, 'values');
-    if (isObject(inner)) return { value: inner, locator: o.locator, base: [...o.path, 'values'], origin: `--values ${file}` };
-    return { value: o.value, locator: o.locator, base: o.path, origin: `--values ${file}` };
+export function configFromResolved(r: ResolvedInputs): IstioConfig {
+  const cfg: IstioConfig = { values: undefined, valuesReplace: r.valuesReplaced, valueLayers: r.valueLayers.map(sourced), resolvedValues: r.values as unknown as JsonObject };
+  if (r.valuesReplaced && r.valuesBase) cfg.values = sourced(r.valuesBase);
+  if (r.injectorObject) {
+    cfg.injector = {
+      object: r.injectorObject.value as unknown as JsonObject,
+      ...(r.hasInjector ? { parsed: r.config } : {}),
+      origin: r.sources.injector,
+      ...(r.injectorValues ? { values: sourced(r.injectorValues) } : {}),
+    };
+  } else if (r.hasInjector) {
+    // a bare template, data.config alone, or a chart: what an injector ConfigMap holds
+    cfg.injector = {
+      object: { kind: 'ConfigMap', metadata: { name: 'istio-sidecar-injector' }, data: { config: r.config.source } },
+      parsed: r.config,
+      origin: r.sources.injector,
+      ...(r.injectorValues ? { values: sourced(r.injectorValues) } : {}),
+    };
   }
-  throw new InputError('no values found', file);
-}
-
-/** A --mesh file: the mesh config itself, an `istio` ConfigMap, or an IstioOperator's meshConfig. */
-export function meshFromFile(objs: InputObject[], file: string): Sourced<JsonObject> {
-  for (const o of objs) {
-    if (get(o.value, 'kind') === 'ConfigMap' && typeof getIn(o.value, ['data', 'mesh']) === 'string') {
-      return { ...meshFromConfigMap(o), origin: `--mesh ${file}` };
-    }
-    if (isIstioOperator(o.value)) {
-      const m = fromIstioOperator(o).mesh;
-      if (m) return { ...m, origin: `--mesh ${file}` };
-    }
-    const inner = get(o.value, 'meshConfig');
-    if (isObject(inner)) return { value: inner, locator: o.locator, base: [...o.path, 'meshConfig'], origin: `--mesh ${file}` };
-    return { value: o.value, locator: o.locator, base: o.path, origin: `--mesh ${file}` };
+  if (r.meshLayers.length) {
+    // the IstioOperators' meshConfig merged over the mesh config: cited where the last of them is
+    const last = r.meshLayers[r.meshLayers.length - 1]!;
+    cfg.mesh = { ...sourced(last), value: r.mesh as unknown as JsonObject };
   }
-  throw new InputError('no mesh config found', file);
-}
-
-export function injectorFromFile(objs: InputObject[], file: string): InjectorConfigMap {
-  for (const o of objs) {
-    if (get(o.value, 'kind') === 'ConfigMap') return { ...injectorFromConfigMap(o), origin: `--injector-configmap ${file}` };
-  }
-  throw new InputError('no ConfigMap found', file);
+  if (r.options.istioVersion) cfg.istioVersion = r.options.istioVersion;
+  if (r.revision !== undefined) cfg.revision = r.revision;
+  if (Object.keys(r.options.env).length) cfg.env = r.options.env;
+  return cfg;
 }
 
 /** Options that change how workloads are injected or judged. */
@@ -161,18 +102,4 @@ export interface AuditEnvironment extends IstioConfig {
   kubeVersion?: KubeVersion;
   /** istiod's ENABLE_NATIVE_SIDECARS, when known from outside the values. */
   nativeSidecars?: boolean;
-}
-
-/** Layer b over a: b's fields win (flags over what the input carried). */
-export function overlay(a: IstioConfig, b: IstioConfig): IstioConfig {
-  return {
-    mesh: b.mesh ?? a.mesh,
-    values: b.values ?? a.values,
-    valuesReplace: b.values ? b.valuesReplace : a.valuesReplace,
-    valueLayers: [...(a.valueLayers ?? []), ...(b.valueLayers ?? [])],
-    injector: b.injector ?? a.injector,
-    istioVersion: b.istioVersion ?? a.istioVersion,
-    revision: b.revision ?? a.revision,
-    env: b.env ?? a.env,
-  };
 }

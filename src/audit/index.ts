@@ -6,20 +6,8 @@
 //                                     assumptions line, ignored findings and notes
 //   timeline(subject)               → what the kubelet does at start and stop, step by step
 
-import {
-  fromIstioOperator,
-  injectorFromConfigMap,
-  injectorFromFile,
-  isInjectorConfigMap,
-  isIstioOperator,
-  isMeshConfigMap,
-  meshFromConfigMap,
-  meshFromFile,
-  overlay,
-  valuesFromFile,
-  type IstioConfig,
-} from './context.js';
-import { FileSource, loadObjects, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
+import { configFromResolved, type IstioConfig } from './context.js';
+import { DocumentLocator, FileSource, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
 import { RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
@@ -27,13 +15,12 @@ import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parse
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
-import { replacedValuesWarning } from '../inputs/resolve.js';
 import { readFileSync } from 'node:fs';
-import type { Sourced } from './context.js';
 import type { PathSeg, JsonObject } from './types.js';
-import { applySet, mergeValues } from '../helm/strvals.js';
-import type { JsonObject as IstioJsonObject } from '../go/encoding/json/value.js';
-import { detectIstioVersion, formatIstioVersion, LATEST, parseIstioVersion } from '../istio/version.js';
+import { detectIstioVersion, formatIstioVersion, LATEST } from '../istio/version.js';
+import { describeSources, resolveInputs, type ResolvedInputs } from '../inputs/resolve.js';
+import { configKind, type FileObject } from '../inputs/sources.js';
+import type { InjectorOptions, InputFile } from '../inputs/options.js';
 
 export type { Finding, Severity, Evidence, KubeVersion } from './types.js';
 export type { InjectFn, InjectContext, InjectWorkload } from './inject.js';
@@ -53,35 +40,32 @@ export { modelInject } from './inject.js';
  */
 export type AuditInput = InputText | InputSource | string;
 
-export interface AuditOptions {
-  /** A mesh config file (`istio` ConfigMap, IstioOperator, or the mesh config itself); overrides the input's. */
-  mesh?: AuditInput;
-  /**
-   * Injector values (values object, IstioOperator, or injector ConfigMap) that replace the injector
-   * ConfigMap's data.values, as `render --values` does. To merge over them, use valuesFiles.
-   */
-  values?: AuditInput;
-  /** Values files merged over the values in order, with Helm's rules (maps merge, null deletes). */
-  valuesFiles?: AuditInput[];
-  /** IstioOperator files: spec.values merged over the values, spec.meshConfig over the mesh config. */
-  iop?: AuditInput[];
-  /** Helm's --set and --set-string, applied last. */
-  set?: string[];
-  setString?: string[];
-  /** The `istio-sidecar-injector` ConfigMap; overrides the input's. */
-  injectorConfigMap?: AuditInput;
-  /** An injection template, or the ConfigMap's data.config text (istioctl's --injectConfigFile), instead of the ConfigMap. */
+/**
+ * The audit's options: the inputs every command takes (InjectorOptions: the flags in camelCase, files as
+ * paths or {name, text}), with the same meaning as for render, and the audit's own below. The earlier
+ * names `injectorConfigMap` and `valuesFiles` are taken too.
+ */
+export interface AuditOptions extends Omit<InjectorOptions, 'injectorConfigmap' | 'injectConfigFile' | 'template' | 'values' | 'valuesFile' | 'iop' | 'mesh' | 'kubeVersion' | 'nativeSidecars' | 'filename'> {
+  injectorConfigmap?: AuditInput;
+  injectConfigFile?: AuditInput;
+  /** An injection template, or the ConfigMap's data.config text, instead of the ConfigMap. */
   template?: AuditInput;
-  /** The release whose template data is built (`1.24`, `master`); detected from the templates otherwise. */
-  istioVersion?: string;
-  /** The istiod revision the injector renders with. */
-  revision?: string;
-  /** istiod's environment as the template's env function sees it (over the values' pilot.env). */
-  env?: Record<string, string>;
-  /** The cluster's Kubernetes version (`1.28`, `v1.29.3`). */
+  /** Values that replace the injector ConfigMap's data.values, as `render --values` does; valuesFile merges. */
+  values?: AuditInput;
+  valuesFile?: AuditInput[];
+  iop?: AuditInput[];
+  /** The mesh config; overrides the input's. */
+  mesh?: AuditInput;
+  /** Workloads besides the inputs given as the first argument. */
+  filename?: AuditInput | AuditInput[];
+  /** The cluster's Kubernetes version (`1.28`, `v1.29.3`, or [1, 29]). */
   kubeVersion?: string | KubeVersion;
-  /** istiod's ENABLE_NATIVE_SIDECARS when the values do not say. */
+  /** istiod's ENABLE_NATIVE_SIDECARS when the values do not say (undefined: the values and --kube-version decide). */
   nativeSidecars?: boolean;
+  /** @deprecated `injectorConfigmap` */
+  injectorConfigMap?: AuditInput;
+  /** @deprecated `valuesFile` */
+  valuesFiles?: AuditInput[];
   /**
    * How raw workloads are injected: defaults to the real renderer; `null` uses the built-in model of
    * the injector's lifecycle decisions only.
@@ -140,82 +124,29 @@ function inputSource(x: AuditInput): InputText | InputSource {
   return typeof x === 'string' ? new FileSource(x, x, readBytes) : x;
 }
 
-/** The Istio configuration the input itself carries (ConfigMaps, IstioOperator). */
-function configFromObjects(objs: InputObject[]): IstioConfig {
-  const cfg: IstioConfig = {};
-  const meshes = objs.filter((o) => isMeshConfigMap(o.value));
-  const mesh = meshes.find((o) => getIn(o.value, ['metadata', 'name']) === 'istio') ?? meshes[0];
-  if (mesh) cfg.mesh = meshFromConfigMap(mesh);
-  const injectors = objs.filter((o) => isInjectorConfigMap(o.value));
-  const inj = injectors.find((o) => getIn(o.value, ['metadata', 'name']) === 'istio-sidecar-injector') ?? injectors[0];
-  if (inj) cfg.injector = injectorFromConfigMap(inj);
-  const op = objs.find((o) => isIstioOperator(o.value));
-  if (op) {
-    const fromOp = fromIstioOperator(op);
-    cfg.values = fromOp.values;
-    if (!cfg.mesh) cfg.mesh = fromOp.mesh;
-  }
-  return cfg;
+/** An option's file as the resolver takes it: a source read for the audit's passes is read once here. */
+function optionFile(x: AuditInput): InputFile {
+  return typeof x === 'string' ? x : 'read' in x ? { name: x.name, text: x.read() } : x;
 }
 
-function configFromFlags(o: AuditOptions): IstioConfig {
-  const cfg: IstioConfig = {};
-  if (o.mesh) {
-    const m = inputText(o.mesh);
-    cfg.mesh = meshFromFile(loadObjects([m]), m.name);
+/** The audit's options as the resolver takes them (files read once, the Kubernetes version as text). */
+function resolverOptions(o: AuditOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || ['inject', 'rules', 'disable', 'keepSubjects', 'onProgress', 'filename', 'nativeSidecars'].includes(k)) continue;
+    if (k === 'kubeVersion') out[k] = Array.isArray(v) ? v.join('.') : v;
+    else if (Array.isArray(v) && ['valuesFile', 'valuesFiles', 'iop'].includes(k)) out[k] = (v as AuditInput[]).map(optionFile);
+    else if (['injectorConfigmap', 'injectorConfigMap', 'injectConfigFile', 'template', 'values', 'mesh'].includes(k)) out[k] = optionFile(v as AuditInput);
+    else out[k] = v;
   }
-  if (o.values) {
-    const v = inputText(o.values);
-    cfg.values = valuesFromFile(loadObjects([v]), v.name);
-    cfg.valuesReplace = true;
-  }
-  if (o.injectorConfigMap && o.template) throw new InputError('give --injector-configmap or --template, not both');
-  if (o.injectorConfigMap) {
-    const i = inputText(o.injectorConfigMap);
-    cfg.injector = injectorFromFile(loadObjects([i]), i.name);
-  }
-  if (o.template) {
-    // a bare template or data.config text: what an injector ConfigMap without data.values holds
-    const t = inputText(o.template);
-    cfg.injector = { object: { kind: 'ConfigMap', metadata: { name: 'istio-sidecar-injector' }, data: { config: t.text } }, origin: `--template ${t.name}` };
-  }
-  const layers: Sourced<JsonObject>[] = [];
-  for (const x of o.iop ?? []) {
-    const t = inputText(x);
-    const op = loadObjects([t]).find((obj) => isIstioOperator(obj.value));
-    if (!op) throw new InputError('no IstioOperator found (expected kind: IstioOperator)', t.name);
-    const parts = fromIstioOperator(op);
-    if (parts.values) layers.push({ ...parts.values, origin: `--iop ${t.name}` });
-    if (parts.mesh) {
-      const over = { ...parts.mesh, origin: `--iop ${t.name}` };
-      cfg.mesh = cfg.mesh ? { ...over, value: mergeValues(cfg.mesh.value as IstioJsonObject, over.value as IstioJsonObject) as JsonObject } : over;
-    }
-  }
-  for (const x of o.valuesFiles ?? []) {
-    const t = inputText(x);
-    layers.push({ ...valuesFromFile(loadObjects([t]), t.name), origin: `--values-file ${t.name}` });
-  }
-  const sets: Array<[string, boolean]> = [...(o.set ?? []).map((a): [string, boolean] => [a, false]), ...(o.setString ?? []).map((a): [string, boolean] => [a, true])];
-  for (const [arg, asString] of sets) {
-    let value: IstioJsonObject;
-    try {
-      value = applySet(Object.create(null) as IstioJsonObject, arg, asString);
-    } catch (e) {
-      throw new InputError(`--set: ${(e as Error).message.split('\n')[0]}`);
-    }
-    layers.push({ value: value as JsonObject, locator: NOWHERE, base: [], origin: `${asString ? '--set-string' : '--set'} ${arg}` });
-  }
-  if (layers.length) cfg.valueLayers = layers;
-  if (o.istioVersion) {
-    try {
-      cfg.istioVersion = parseIstioVersion(o.istioVersion);
-    } catch (e) {
-      throw new InputError(`--istio-version: ${(e as Error).message}`);
-    }
-  }
-  if (o.revision !== undefined) cfg.revision = o.revision;
-  if (o.env && Object.keys(o.env).length) cfg.env = o.env;
-  return cfg;
+  return out;
+}
+
+/** An object the first pass kept (Istio's configuration), as the resolver takes it. */
+function fileObject(o: InputObject): FileObject | undefined {
+  if (!(o.locator instanceof DocumentLocator)) return undefined;
+  const doc = o.locator.doc;
+  return { value: o.value as FileObject['value'], doc: o.path.length ? doc.sub(o.path) : doc };
 }
 
 /** Rules whose finding on a workload the injector renders holds only while native sidecars are off. */
@@ -228,7 +159,7 @@ function assumedFor(rule: string, s: Subject): string {
 }
 
 /** The audit's counterpart of render's assumptions line. */
-function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions): string {
+function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions, r: ResolvedInputs): string {
   const text = getIn(config.injector?.object, ['data', 'config']);
   const detected = typeof text === 'string' ? detectIstioVersion(text) : undefined;
   const release = config.istioVersion
@@ -243,7 +174,7 @@ function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined,
     o.nativeSidecars !== undefined
       ? `native sidecars ${o.nativeSidecars ? 'on' : 'off'} (--native-sidecars)`
       : "native sidecars as the values' pilot.env.ENABLE_NATIVE_SIDECARS say, else on from Kubernetes 1.33";
-  return `assuming ${release}, ${kubeText}, ${native}; the pod's sidecar.istio.io/nativeSidecar annotation wins`;
+  return `assuming ${release}, ${kubeText}, ${native}; the pod's sidecar.istio.io/nativeSidecar annotation wins; ${describeSources(r.sources)}`;
 }
 
 /** The rules a run applies: `rules` (all by default) without `disable`; unknown ids are an error. */
@@ -361,7 +292,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
       : options.kubeVersion;
   // First pass: only what judging any workload needs from the whole input (the Istio configuration,
   // Namespace labels, which workloads exist); each object is dropped once looked at.
-  const sources = inputs.map(inputSource);
+  const sources = [...inputs, ...(options.filename === undefined ? [] : Array.isArray(options.filename) ? options.filename : [options.filename])].map(inputSource);
   const configObjects: InputObject[] = [];
   const namespaces = new Map<string, Record<string, string>>();
   const present = new Set<string>();
@@ -370,7 +301,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
   let workloadCount = 0;
   for (const o of streamObjects(sources)) {
     objectCount++;
-    if (isMeshConfigMap(o.value) || isInjectorConfigMap(o.value) || isIstioOperator(o.value)) configObjects.push(o);
+    if (configKind(o.value as FileObject['value'])) configObjects.push(o);
     // what is kept of an object is copied: a piece of it would keep the whole text of its List item
     if (get(o.value, 'kind') === 'Namespace') namespaces.set(detached(String(getIn(o.value, ['metadata', 'name']) ?? '')), detachedMap(asStringMap(getIn(o.value, ['metadata', 'labels']))));
     const w = toWorkload(o);
@@ -380,13 +311,10 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     const refs = getIn(o.value, ['metadata', 'ownerReferences']);
     if (refs !== undefined) owners.push(ownerFacts(getIn(o.value, ['metadata', 'namespace']), refs));
   }
-  const config = overlay(configFromObjects(configObjects), configFromFlags(options));
-  const notes: string[] = [];
-  const templatesText = getIn(config.injector?.object, ['data', 'config']);
-  if (config.valuesReplace && config.values && config.injector?.values && typeof templatesText === 'string') {
-    const w = replacedValuesWarning([templatesText], config.injector.values.value as IstioJsonObject, config.values.value as IstioJsonObject, config.values.origin.replace(/^--values /, ''));
-    if (w) notes.push(w);
-  }
+  const found = configObjects.map(fileObject).filter((x): x is FileObject => x !== undefined);
+  const resolved = resolveInputs(resolverOptions(options) as InjectorOptions, { found, injectorOptional: true, validate: false });
+  const config = configFromResolved(resolved);
+  const notes: string[] = [...resolved.warnings];
   const total = workloadCount - owners.filter((o) => ownedByPresent(o, present)).length;
   const representative = total === 0 && !!(config.injector || config.values || config.mesh);
   /** Second pass: the workloads judged, in input order, each parsed again and dropped once judged. */
@@ -455,7 +383,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     if (progress && (i + 1) % 500 === 0) progress({ phase: 'judging', done: i + 1, total: workloadsTotal, objects: objectCount });
   }
   progress?.({ phase: 'done', done: workloadsTotal, total: workloadsTotal, objects: objectCount });
-  return { assumptions: describeAssumptions(config, kubeVersion, options), findings, ignored, notes, subjects, judged: i + 1, objects: objectCount };
+  return { assumptions: describeAssumptions(config, kubeVersion, options, resolved), findings, ignored, notes, subjects, judged: i + 1, objects: objectCount };
 }
 
 export { evidenceOf } from './types.js';

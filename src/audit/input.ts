@@ -88,7 +88,7 @@ export interface InputObject {
 }
 
 /** The audit cites map keys (the line a field is written on). */
-class DocumentLocator implements Locator {
+export class DocumentLocator implements Locator {
   constructor(readonly doc: LoadedDocument) {}
   get file(): string {
     return this.doc.file;

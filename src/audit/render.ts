@@ -25,6 +25,7 @@ const configs = new WeakMap<object, InjectorConfig>();
 const renderers = new WeakMap<object, Map<string, Renderer>>();
 
 function injectorConfig(ctx: InjectContext): InjectorConfig | undefined {
+  if (ctx.injector?.parsed) return ctx.injector.parsed;
   const cm = ctx.injector?.object;
   if (!cm) return undefined;
   let cfg = configs.get(cm);

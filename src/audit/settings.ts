@@ -4,8 +4,6 @@
 import { parse as parseYaml } from 'yaml';
 import { evidenceIn, type IstioConfig, type Sourced } from './context.js';
 import { parseEmbedded } from './input.js';
-import { mergeValues } from '../helm/strvals.js';
-import type { JsonObject as IstioJsonObject } from '../go/encoding/json/value.js';
 import { PROXY, type Workload } from './workload.js';
 import { asArray, asString, get, getIn, isObject, isTrue, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
@@ -34,29 +32,9 @@ export interface Settings {
   annotationProxyConfig?: JsonObject;
 }
 
-function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
-  const out: JsonObject = { ...a };
-  for (const k of Object.keys(b)) {
-    const av = out[k];
-    const bv = b[k];
-    out[k] = isObject(av) && isObject(bv) ? deepMerge(av, bv) : bv;
-  }
-  return out;
-}
-
-const EMPTY: JsonObject = {};
-const merged = new WeakMap<IstioConfig, JsonObject>();
-
-/** One object per configuration, so that renderers can be cached by identity. */
+/** The values the injector sees, as the one resolver merged them (src/inputs/resolve.ts). */
 export function effectiveValues(cfg: IstioConfig): JsonObject {
-  let v = merged.get(cfg);
-  if (!v) {
-    const fromCm = cfg.valuesReplace && cfg.values ? EMPTY : (cfg.injector?.values?.value ?? EMPTY);
-    v = cfg.values ? deepMerge(fromCm, cfg.values.value) : fromCm;
-    for (const layer of cfg.valueLayers ?? []) v = mergeValues(v as IstioJsonObject, layer.value as IstioJsonObject) as JsonObject;
-    merged.set(cfg, v);
-  }
-  return v;
+  return cfg.resolvedValues;
 }
 
 function valueSource(cfg: IstioConfig, path: string[]): Sourced<JsonObject> | undefined {

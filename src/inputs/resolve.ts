@@ -79,6 +79,8 @@ export interface ResolvedInputs extends RenderInputs {
   /** What the Renderer takes of them (with the revision the inputs decided). */
   renderOptions: RenderOptions;
   sources: InputSources;
+  /** Whether an injector config was given or found (the audit judges with its model otherwise). */
+  hasInjector: boolean;
   /** The injector ConfigMap as found, when one was (not for a bare template or data.config alone). */
   injectorObject?: ConfigObject;
   /** The values before the layers: --values (replacing), or the injector's data.values. */
@@ -98,6 +100,11 @@ export interface ResolveContext {
   found?: readonly FileObject[];
   /** Without an injector config (no flag, none found) resolve anyway: the audit judges with its model. */
   injectorOptional?: boolean;
+  /**
+   * Values and mesh config checked against Istio's schemas (default true): an error fails, as istiod
+   * fails, and the rest are warnings. The audit judges such inputs instead (its unknown-field rule).
+   */
+  validate?: boolean;
 }
 
 /** The first error fails the run; warnings are kept for stderr. */
@@ -133,7 +140,8 @@ function configObjects(objs: readonly FileObject[]): ConfigObject[] {
 // ---------- each kind of file ----------
 
 interface InjectorFile {
-  config: InjectorConfig;
+  /** Absent for an injector ConfigMap found with data.values alone (a partial export). */
+  config?: InjectorConfig;
   /** The file (or chart) the config was read from, for warnings. */
   file: string;
   values?: Layer;
@@ -208,11 +216,7 @@ function loadValues(f: InputFile, flag: string, revision: string | undefined): V
     const cfgs = configObjects(objs);
     const what = `${flag} ${name}`;
     const inj = pickConfig(cfgs, 'injector', revision, what);
-    if (inj) {
-      const cm = injectorFromDocument(inj.chosen.doc);
-      const layer: Layer = { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${inj.chosen.label} in ${name}` };
-      return { layer, problems: validateValues(cm.values, cm.valuesDoc), others: cfgs.filter((c) => c !== inj.chosen) };
-    }
+    if (inj) return { ...dataValues(inj.chosen, `data.values of ${inj.chosen.label} in ${name}`), others: cfgs.filter((c) => c !== inj.chosen) };
     const op = pickConfig(cfgs, 'operator', revision, what);
     if (op) {
       const part = istioOperatorPart(op.chosen.doc, 'values');
@@ -225,6 +229,12 @@ function loadValues(f: InputFile, flag: string, revision: string | undefined): V
     const v = valuesFromDocument(doc);
     return { layer: { value: v.values, ...(v.doc ? { doc: v.doc } : {}), origin: `${flag} ${name}` }, problems: validateValues(v.values, v.doc), others: cfgs };
   });
+}
+
+/** An injector ConfigMap's data.values, positioned in its file (istiod reads it with sigs.k8s.io/yaml: a key written twice keeps the last). */
+function dataValues(o: ConfigObject, origin: string): { layer: Layer; problems: Problem[] } {
+  const v = valuesFromDocument(o.doc.embedded(['data', 'values'], 'data.values', { duplicateKeys: 'last' }));
+  return { layer: { value: v.values, ...(v.doc ? { doc: v.doc } : {}), origin }, problems: validateValues(v.values, v.doc) };
 }
 
 interface MeshFile {
@@ -351,6 +361,7 @@ const foundIn = (o: ConfigObject): string => `${o.label} in ${o.doc.file}`;
 export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: ResolveContext = {}): ResolvedInputs {
   const o = normalizeOptions(given as Record<string, unknown>);
   const warnings: string[] = [];
+  const check = ctx.validate === false ? (): void => undefined : checked;
   let revision = o.revision;
   // what the given files hold beyond their flag's kind, and what the workloads hold: fills in a kind no flag names
   const pool: ConfigObject[] = [];
@@ -397,12 +408,15 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
     const found = pickConfig(pool, 'injector', revision, 'the inputs');
     if (found) {
       const o2 = found.chosen;
-      const cm = injectorFromDocument(o2.doc);
+      // a ConfigMap with data.values alone (a partial export) gives the values, and no templates
+      const hasConfig = isObject(o2.value.data ?? null) && typeof (o2.value.data as JsonObject).config === 'string';
+      const cm = hasConfig ? injectorFromDocument(o2.doc) : undefined;
+      const values = cm ? { layer: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${foundIn(o2)}` }, problems: validateValues(cm.values, cm.valuesDoc) } : dataValues(o2, `data.values of ${foundIn(o2)}`);
       inj = {
-        config: cm.config,
+        ...(cm ? { config: cm.config } : {}),
         file: o2.doc.file,
-        values: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${foundIn(o2)}` },
-        valuesProblems: validateValues(cm.values, cm.valuesDoc),
+        values: values.layer,
+        valuesProblems: values.problems,
         object: o2,
         others: [],
         warnings: found.warnings,
@@ -410,11 +424,10 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
       };
       warnings.push(...found.warnings);
       if (revision === undefined && found.revision !== undefined) revision = found.revision;
-      injectorSource = foundIn(o2);
-    } else if (!ctx.injectorOptional) {
-      throw new InputError('give --injector-configmap FILE, --chart CHART, or --template FILE with --values FILE');
+      injectorSource = cm ? foundIn(o2) : '';
     }
   }
+  if (!inj?.config && !ctx.injectorOptional) throw new InputError('give --injector-configmap FILE, --chart CHART, or --template FILE with --values FILE');
 
   // the values: --values, else the injector's data.values; then the layers
   let valuesBase: Layer | undefined;
@@ -422,14 +435,14 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   if (valuesFile) {
     valuesBase = valuesFile.layer;
     valuesReplaced = true;
-    checked(valuesFile.problems, warnings);
-    if (inj?.values) {
+    check(valuesFile.problems, warnings);
+    if (inj?.values && inj.config) {
       const w = replacedValuesWarning(Object.values(inj.config.templates), inj.values.value, valuesBase.value, nameOf(o.values!));
       if (w) warnings.push(w);
     }
   } else if (inj?.values) {
     valuesBase = inj.values;
-    checked(inj.valuesProblems, warnings);
+    check(inj.valuesProblems, warnings);
   }
   const valueLayers: Layer[] = [];
   const meshOverlays: Layer[] = [];
@@ -438,13 +451,13 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   if (foundOp) operators.push(operatorParts(foundOp.chosen, foundIn(foundOp.chosen)));
   for (const f of o.iop) operators.push(loadOperator(f, revision));
   for (const op of operators) {
-    checked(op.problems, warnings);
+    check(op.problems, warnings);
     if (op.values) valueLayers.push(op.values);
     if (op.mesh) meshOverlays.push(op.mesh);
   }
   for (const f of o.valuesFile) {
     const v = loadValues(f, '--values-file', revision);
-    checked(v.problems, warnings);
+    check(v.problems, warnings);
     valueLayers.push({ ...v.layer, origin: `--values-file ${nameOf(f)}` });
   }
   const sets: Array<[string, boolean]> = [...o.set.map((a): [string, boolean] => [a, false]), ...o.setString.map((a): [string, boolean] => [a, true])];
@@ -457,7 +470,7 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
     }
     valueLayers.push({ value, origin: `${asString ? '--set-string' : '--set'} ${arg}`, set: { arg, asString } });
   }
-  if (!valuesBase && valueLayers.length === 0 && inj) {
+  if (!valuesBase && valueLayers.length === 0 && inj?.config) {
     warnings.push(`${inj.file}: warning: no injector values given (--values, --values-file or --set): .Values is empty, so the template sees <no value> wherever it reads one`);
   }
   let values = valuesBase?.value ?? (Object.create(null) as JsonObject);
@@ -470,18 +483,18 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   // the mesh config: --mesh, else the chart's, else what was found; then the IstioOperators' meshConfig
   let meshBase: Layer | undefined;
   if (meshFile) {
-    checked(meshFile.problems, warnings);
+    check(meshFile.problems, warnings);
     meshBase = meshFile.layer;
   } else if (chartMesh) {
     const m = loadMesh(chartMesh, revision);
-    checked(m.problems, warnings);
+    check(m.problems, warnings);
     meshBase = m.layer ? { ...m.layer, origin: `${injectorSource}'s mesh ConfigMap` } : undefined;
   } else {
     const found = pickConfig(pool, 'mesh', revision, 'the inputs');
     if (found) {
       warnings.push(...found.warnings);
       const m = meshOfConfigMap(found.chosen, found.chosen.doc.file);
-      checked(m.problems, warnings);
+      check(m.problems, warnings);
       meshBase = m.layer;
     }
   }
@@ -513,6 +526,7 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
     options: o,
     renderOptions,
     sources,
+    hasInjector: inj?.config !== undefined,
     ...(inj?.object ? { injectorObject: inj.object } : {}),
     ...(valuesBase ? { valuesBase } : {}),
     valuesReplaced,

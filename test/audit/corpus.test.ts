@@ -149,7 +149,11 @@ describe('audit corpus with real injector ConfigMaps', () => {
 });
 
 describe('audit corpus: the reports people and tools read', () => {
-  const all = files.filter((f) => !readSpec(expectations[f]!).options.kubeVersion).flatMap((f) => ['-f', join(corpus, f)]);
+  // the inputs of one audit are one cluster: the dumps that carry Istio's ConfigMaps each carry their own,
+  // so only the first of them goes with the rest
+  const carries = (f: string) => /^\s*-?\s*kind: (ConfigMap|IstioOperator)$/m.test(readFileSync(join(corpus, f), 'utf8'));
+  const firstDump = files.find(carries);
+  const all = files.filter((f) => !readSpec(expectations[f]!).options.kubeVersion && (!carries(f) || f === firstDump)).flatMap((f) => ['-f', join(corpus, f)]);
 
   it('SARIF 2.1.0 with what code scanning requires on every result', async () => {
     const r = await auditCli(...all, '--output', 'sarif');

@@ -161,7 +161,7 @@ describe('stated assumptions', () => {
 
   it('audit states its assumptions too', async () => {
     const r = await cli('audit', '--injector-configmap', CM, '-f', ex('deployment.yaml'), '--kube-version', '1.30', '--native-sidecars', 'false');
-    expect(r.stderr).toBe('sidecar-render: assuming Istio 1.10 (detected: has templates/defaultTemplates), Kubernetes 1.30, native sidecars off (--native-sidecars); the pod\'s sidecar.istio.io/nativeSidecar annotation wins\n');
+    expect(r.stderr).toBe(`sidecar-render: assuming Istio 1.10 (detected: has templates/defaultTemplates), Kubernetes 1.30, native sidecars off (--native-sidecars); the pod's sidecar.istio.io/nativeSidecar annotation wins; injector config: ConfigMap istio-system/istio-sidecar-injector in ${CM}; values: data.values of ConfigMap istio-system/istio-sidecar-injector in ${CM}; mesh config: none (Istio's defaults)\n`);
   });
 
   it('audit: a finding that stands on the native-sidecar assumption says so, and not once the input decides it', async () => {
