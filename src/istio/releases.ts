@@ -14,7 +14,7 @@
 // proxyconfig.ts) stay beside their descriptors, each with its release; what detection looks for is
 // version.ts's DETECTION_MARKS.
 
-import { atLeast, type IstioVersion, type Release } from './version.js';
+import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './version.js';
 
 export interface BehaviourEntry {
   /** The first release that has it. */
@@ -116,6 +116,8 @@ export function has(v: IstioVersion, name: Behaviour): boolean {
 
 function reached(v: IstioVersion, r: Release): boolean {
   if (r === 'master') return v.master === true;
+  // the oldest release modelled stands for any before it (a hand-made {major: 1, minor: 4})
+  if (r === KNOWN_RELEASES[0]) return true;
   const [major, minor] = parts(r);
   return atLeast(v, major, minor);
 }
