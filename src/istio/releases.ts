@@ -56,13 +56,13 @@ export const BEHAVIOURS = {
 
   // ---- ProxyConfig: its Go types and DefaultProxyConfig
   'proxyConfig.gogo': { first: '1.5', last: '1.8', what: 'the Go types are gogo protobuf\'s (types.Duration, ...), golang/protobuf\'s later', source: 'istio.io/api mesh/v1alpha1/proxy.pb.go' },
-  'proxyConfig.concurrencyWrapper': { first: '1.6', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
-  'proxyConfig.clusterNameOneof': { first: '1.11', what: 'serviceCluster and tracingServiceName are the ClusterName oneof', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
   'proxyConfig.default.pilot': { first: '1.5', last: '1.5', what: 'DefaultProxyConfig points at istio-pilot:15010 in plain text: no status port, Concurrency 0, no tracing', source: MESH },
   'proxyConfig.default.parentShutdownDuration': { first: '1.5', last: '1.17', what: 'DefaultProxyConfig sets parentShutdownDuration 60s', source: MESH },
+  'proxyConfig.concurrencyWrapper': { first: '1.6', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
   'proxyConfig.default.concurrency2': { first: '1.6', last: '1.17', what: 'DefaultProxyConfig sets concurrency 2 (unset means from the CPU limit later)', source: MESH },
   'proxyConfig.default.zipkin': { first: '1.6', last: '1.20', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
   'proxyConfig.default.terminationDrainDuration': { first: '1.7', what: 'DefaultProxyConfig sets terminationDrainDuration 5s', source: MESH },
+  'proxyConfig.clusterNameOneof': { first: '1.11', what: 'serviceCluster and tracingServiceName are the ClusterName oneof', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
 
   // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
   'mesh.default.enablePrometheusMerge': { first: '1.7', what: 'DefaultMeshConfig sets enablePrometheusMerge true', source: MESH },
