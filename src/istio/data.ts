@@ -9,7 +9,7 @@
 //             { proxyConfig, meshConfig, pod (v1.Pod view), podJSON, deployMeta, namespace,
 //               estimatedConcurrency?, proxyImage?, proxyInitImage?, proxyUID, proxyGID }
 //   TemplateDataOptions = TemplateDataInput
-//   proxyConfigJSON(version, msg)         the template function protoToJSON of that release (jsonpb, cleaned ≥ 1.10)
+//   proxyConfigJSON(version, msg)         the template function protoToJSON of that release (jsonpb, cleaned ≥ 1.6)
 //   templateDataType(version)            the SidecarTemplateData Go type of a release
 //   deployMetaFromPod(podJSON)            kube.GetDeployMetaFromPod's heuristics → { name, namespace, kind, apiVersion }
 //   ownerOfWorkload(workload)             what istiod learns about a controller-created pod's owner
@@ -19,14 +19,8 @@
 //   inboundTrafficPolicyMode(mesh)
 //   PROXY_CONFIG_ANNOTATION
 //
-// Per release (what the Go struct has):
-//   1.5–1.11  TypeMeta, DeploymentMeta (ObjectMeta), ObjectMeta, Spec as pointers; ProxyConfig, MeshConfig, Values
-//   1.12      values instead of pointers; + Revision, EstimatedConcurrency
-//   1.16      + ProxyImage
-//   1.20      + ProxyUID, ProxyGID; − EstimatedConcurrency
-//   1.23      DeploymentMeta is types.NamespacedName; + InboundTrafficPolicyMode, CompliancePolicy
-//   1.28      + NativeSidecars
-//   master    + ProxyInitImage
+// Every release has TypeMeta, DeploymentMeta, ObjectMeta, Spec, ProxyConfig, MeshConfig and Values; what
+// else the Go struct has, and which of those are pointers, is the 'data.*' entries of releases.ts.
 
 import {
   GoNil,
@@ -50,7 +44,8 @@ import { applyKubeDefaults } from '../k8s/defaults.js';
 import { applyProxyConfig, protoToJSONForTemplate } from './proxyconfig.js';
 import { applyMeshConfig, meshModel } from './mesh.js';
 import { ProtoParseError, ProtoStruct } from './proto.js';
-import { atLeast, formatIstioVersion, type IstioVersion } from './version.js';
+import { formatIstioVersion, type IstioVersion } from './version.js';
+import { has } from './releases.js';
 import { workloadLabel, type Workload } from './workload.js';
 import { InputError, loadYamlDocuments } from '../yaml/load.js';
 
@@ -65,32 +60,28 @@ export function templateDataType(v: IstioVersion): GoType {
   const key = formatIstioVersion(v);
   const hit = typeCache.get(key);
   if (hit) return hit;
-  const ptrs = !atLeast(v, 1, 12);
+  const ptrs = has(v, 'data.pointerMeta');
   const p = (t: GoType): GoType => (ptrs ? ptrTo(t) : t);
   const mm = meshModel(v);
   const pcType = ptrTo(mm.MeshConfig.fields.find((f) => f.go === 'DefaultConfig')!.type === undefined ? T.iface : (mm.MeshConfig.fields.find((f) => f.go === 'DefaultConfig')!.type as { goType: GoType }).goType);
   const fields = [
     field('TypeMeta', 'TypeMeta', p(TypeMeta)),
-    field('DeploymentMeta', 'DeploymentMeta', atLeast(v, 1, 23) ? NamespacedName : p(ObjectMeta)),
+    field('DeploymentMeta', 'DeploymentMeta', has(v, 'data.DeploymentMeta.namespacedName') ? NamespacedName : p(ObjectMeta)),
     field('ObjectMeta', 'ObjectMeta', p(ObjectMeta)),
     field('Spec', 'Spec', p(PodSpec)),
     field('ProxyConfig', 'ProxyConfig', pcType),
     field('MeshConfig', 'MeshConfig', ptrTo(mm.MeshConfig.goType)),
     field('Values', 'Values', MAP_STRING_IFACE),
   ];
-  if (atLeast(v, 1, 12)) fields.push(field('Revision', 'Revision', T.string));
-  if (atLeast(v, 1, 12) && !atLeast(v, 1, 20)) fields.push(field('EstimatedConcurrency', 'EstimatedConcurrency', T.int));
-  if (atLeast(v, 1, 16)) fields.push(field('ProxyImage', 'ProxyImage', T.string));
-  if (atLeast(v, 1, 20)) {
-    fields.push(field('ProxyUID', 'ProxyUID', T.int64));
-    fields.push(field('ProxyGID', 'ProxyGID', T.int64));
-  }
-  if (atLeast(v, 1, 23)) {
-    fields.push(field('InboundTrafficPolicyMode', 'InboundTrafficPolicyMode', T.string));
-    fields.push(field('CompliancePolicy', 'CompliancePolicy', T.string));
-  }
-  if (atLeast(v, 1, 28)) fields.push(field('NativeSidecars', 'NativeSidecars', T.bool));
-  if (v.master) fields.push(field('ProxyInitImage', 'ProxyInitImage', T.string));
+  if (has(v, 'data.Revision')) fields.push(field('Revision', 'Revision', T.string));
+  if (has(v, 'data.EstimatedConcurrency')) fields.push(field('EstimatedConcurrency', 'EstimatedConcurrency', T.int));
+  if (has(v, 'data.ProxyImage')) fields.push(field('ProxyImage', 'ProxyImage', T.string));
+  if (has(v, 'data.ProxyUID')) fields.push(field('ProxyUID', 'ProxyUID', T.int64));
+  if (has(v, 'data.ProxyGID')) fields.push(field('ProxyGID', 'ProxyGID', T.int64));
+  if (has(v, 'data.InboundTrafficPolicyMode')) fields.push(field('InboundTrafficPolicyMode', 'InboundTrafficPolicyMode', T.string));
+  if (has(v, 'data.CompliancePolicy')) fields.push(field('CompliancePolicy', 'CompliancePolicy', T.string));
+  if (has(v, 'data.NativeSidecars')) fields.push(field('NativeSidecars', 'NativeSidecars', T.bool));
+  if (has(v, 'data.ProxyInitImage')) fields.push(field('ProxyInitImage', 'ProxyInitImage', T.string));
   const t = structType('inject.SidecarTemplateData', fields);
   typeCache.set(key, t);
   return t;
@@ -444,7 +435,7 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   const annotations = annotationsOf(podJSON);
   let proxyConfig = opts.mesh.values.get('DefaultConfig') as ProtoStruct;
   const pca = annotations[PROXY_CONFIG_ANNOTATION];
-  if (pca !== undefined && atLeast(v, 1, 6)) {
+  if (pca !== undefined && has(v, 'inject.proxyConfigAnnotation')) {
     // istiod: protomarshal.ApplyYAML, through sigs.k8s.io/yaml.YAMLToJSON (a key written twice keeps the last)
     const pcDoc = loadYamlDocuments(pca, `${where}: annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml', duplicateKeys: 'last' })[0];
     try {
@@ -458,11 +449,11 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   const metaView = pod.field('ObjectMeta') as JsonStruct;
   const specView = pod.field('Spec') as JsonStruct;
   const asPtr = (s: JsonStruct): JsonStruct => new JsonStruct(s.type, s.raw, true);
-  const ptrs = !atLeast(v, 1, 12);
+  const ptrs = has(v, 'data.pointerMeta');
 
   const typeMeta = new JsonStruct(TypeMeta, { kind: deploy.kind, apiVersion: deploy.apiVersion }, ptrs);
   let deploymentMeta: GoStruct;
-  if (atLeast(v, 1, 23)) {
+  if (has(v, 'data.DeploymentMeta.namespacedName')) {
     deploymentMeta = new RecordStruct(NamespacedName, { Namespace: deploy.namespace, Name: deploy.name });
   } else {
     // older releases pass an ObjectMeta: the pod's (webhook) or the owner's (kube-inject) with the owner's name
@@ -495,8 +486,8 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
     proxyUID: uid.uid,
     proxyGID: uid.gid,
   };
-  if (atLeast(v, 1, 12)) values.Revision = opts.revision ?? '';
-  if (atLeast(v, 1, 12) && !atLeast(v, 1, 20)) {
+  if (has(v, 'data.Revision')) values.Revision = opts.revision ?? '';
+  if (has(v, 'data.EstimatedConcurrency')) {
     result.estimatedConcurrency = estimateConcurrency(proxyConfig, annotations, opts.values);
     values.EstimatedConcurrency = result.estimatedConcurrency;
   }
@@ -504,20 +495,16 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
     const img = proxyConfig.values.get('Image');
     return img instanceof GoStruct ? String(img.field('ImageType') ?? '') : '';
   })();
-  if (atLeast(v, 1, 16)) {
+  if (has(v, 'data.ProxyImage')) {
     result.proxyImage = proxyImage(opts.values, imageType, annotations);
     values.ProxyImage = result.proxyImage;
   }
-  if (atLeast(v, 1, 20)) {
-    values.ProxyUID = new GoNum(T.int64, uid.uid);
-    values.ProxyGID = new GoNum(T.int64, uid.gid);
-  }
-  if (atLeast(v, 1, 23)) {
-    values.InboundTrafficPolicyMode = inboundTrafficPolicyMode(opts.mesh);
-    values.CompliancePolicy = opts.compliancePolicy ?? '';
-  }
-  if (atLeast(v, 1, 28)) values.NativeSidecars = opts.nativeSidecars ?? false;
-  if (v.master) {
+  if (has(v, 'data.ProxyUID')) values.ProxyUID = new GoNum(T.int64, uid.uid);
+  if (has(v, 'data.ProxyGID')) values.ProxyGID = new GoNum(T.int64, uid.gid);
+  if (has(v, 'data.InboundTrafficPolicyMode')) values.InboundTrafficPolicyMode = inboundTrafficPolicyMode(opts.mesh);
+  if (has(v, 'data.CompliancePolicy')) values.CompliancePolicy = opts.compliancePolicy ?? '';
+  if (has(v, 'data.NativeSidecars')) values.NativeSidecars = opts.nativeSidecars ?? false;
+  if (has(v, 'data.ProxyInitImage')) {
     result.proxyInitImage = proxyImage(opts.values, imageType, annotations, 'proxy_init');
     values.ProxyInitImage = result.proxyInitImage;
   }

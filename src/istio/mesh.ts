@@ -30,6 +30,7 @@ import {
 } from './proto.js';
 import { applyProxyConfig, defaultProxyConfig, proxyModel } from './proxyconfig.js';
 import { atLeast, type IstioVersion } from './version.js';
+import { has } from './releases.js';
 import { loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { istioOperatorPart } from './configmap.js';
 
@@ -49,6 +50,7 @@ export function meshModel(v: IstioVersion): MeshModel {
   if (hit) return hit;
   const pm = proxyModel(v);
   const w = pm.wkt;
+  // a proto field by the release that added (or dropped) it: the field list is its own table
   const since = (a: number, b: number): boolean => atLeast(v, a, b);
   const OutboundMode = enumType('v1alpha1.MeshConfig_OutboundTrafficPolicy_Mode', [['REGISTRY_ONLY', 0], ['ALLOW_ANY', 1]]);
   const InboundMode = enumType('v1alpha1.MeshConfig_InboundTrafficPolicy_Mode', [['PASSTHROUGH', 0], ['LOCALHOST', 1]]);
@@ -156,13 +158,13 @@ export function defaultMeshConfig(v: IstioVersion): ProtoStruct {
     DefaultServiceExportTo: strings(['*']),
     DefaultVirtualServiceExportTo: strings(['*']),
     DefaultDestinationRuleExportTo: strings(['*']),
-    DnsRefreshRate: duration(w, atLeast(v, 1, 14) ? 60 : 5),
+    DnsRefreshRate: duration(w, has(v, 'mesh.default.dnsRefreshRate60s') ? 60 : 5),
   });
-  if (atLeast(v, 1, 13)) m.values.set('ProxyInboundListenPort', i32(15006));
-  if (atLeast(v, 1, 20)) m.values.set('InboundTrafficPolicy', newMessage(mm.InboundTrafficPolicy, { Mode: enumValue(mm.InboundMode, 0) }));
-  if (atLeast(v, 1, 7)) m.values.set('EnablePrometheusMerge', wrap(w.BoolValue, true));
-  if (atLeast(v, 1, 8) && !atLeast(v, 1, 10)) m.values.set('ExtensionProviders', [] as GoValue[]);
-  if (atLeast(v, 1, 11)) {
+  if (has(v, 'mesh.default.proxyInboundListenPort')) m.values.set('ProxyInboundListenPort', i32(15006));
+  if (has(v, 'mesh.default.inboundTrafficPolicy')) m.values.set('InboundTrafficPolicy', newMessage(mm.InboundTrafficPolicy, { Mode: enumValue(mm.InboundMode, 0) }));
+  if (has(v, 'mesh.default.enablePrometheusMerge')) m.values.set('EnablePrometheusMerge', wrap(w.BoolValue, true));
+  if (has(v, 'mesh.default.emptyExtensionProviders')) m.values.set('ExtensionProviders', [] as GoValue[]);
+  if (has(v, 'mesh.default.extensionProviders')) {
     m.values.set('DefaultProviders', mapOf({}));
     m.values.set('ExtensionProviders', [
       mapOf({ name: 'prometheus', prometheus: mapOf({}) }),
@@ -199,7 +201,7 @@ export function applyMeshConfig(v: IstioVersion, json: unknown, opts: ParseOpts 
   }
   const overlay = parseProto(meshModel(v).MeshConfig, withoutPC, opts);
   for (const [k, val] of overlay.values) {
-    if (k === 'ExtensionProviders' && Array.isArray(val) && atLeast(v, 1, 11)) {
+    if (k === 'ExtensionProviders' && Array.isArray(val) && has(v, 'mesh.extensionProvidersByName')) {
       base.values.set(k, mergeProviders(base.values.get(k), val));
     } else base.values.set(k, val);
   }

@@ -23,7 +23,8 @@ import { GRPCAction, HTTPGetAction, PodSpec, TCPSocketAction } from '../k8s/core
 import { ObjectMeta } from '../k8s/meta.js';
 import { PROXY_CONTAINER } from './merge.js';
 import { clone, isObject, own, type Json, type JsonObject } from '../go/encoding/json/value.js';
-import { atLeast, type IstioVersion } from './version.js';
+import type { IstioVersion } from './version.js';
+import { has, kubeApiMinorOf } from './releases.js';
 
 export interface PostProcessContext {
   version: IstioVersion;
@@ -235,14 +236,14 @@ interface RewriteFeatures {
 
 function rewriteFeatures(v: IstioVersion): RewriteFeatures {
   return {
-    startup: atLeast(v, 1, 7),
-    tcp: atLeast(v, 1, 10),
-    grpc: atLeast(v, 1, 14),
-    lifecycle: atLeast(v, 1, 25),
-    initContainers: atLeast(v, 1, 19),
-    parseNumericNames: atLeast(v, 1, 25),
-    portFilter: !!v.master,
-    skipEmpty: atLeast(v, 1, 10),
+    startup: has(v, 'probes.startup'),
+    tcp: has(v, 'probes.tcp'),
+    grpc: has(v, 'probes.grpc'),
+    lifecycle: has(v, 'probes.lifecycle'),
+    initContainers: has(v, 'probes.initContainers'),
+    parseNumericNames: has(v, 'probes.numericPortNames'),
+    portFilter: has(v, 'probes.inboundPortFilter'),
+    skipEmpty: has(v, 'probes.noEmptyProbers'),
   };
 }
 
@@ -402,7 +403,7 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
   if (ctx.env?.REWRITE_TCP_PROBES === 'false') f.tcp = false;
   const prober = dumpAppProbers(pod, f);
   if (prober !== '') {
-    const previouslyInjected = atLeast(ctx.version, 1, 10) && Object.prototype.hasOwnProperty.call(ctx.originalAnnotations, STATUS_ANNOTATION);
+    const previouslyInjected = has(ctx.version, 'probes.mergePrevious') && Object.prototype.hasOwnProperty.call(ctx.originalAnnotations, STATUS_ANNOTATION);
     const env = Array.isArray(sidecar.env) ? sidecar.env : [];
     const i = previouslyInjected ? env.findIndex((e) => isObject(e) && e.name === KUBE_APP_PROBERS_ENV) : -1;
     if (i < 0) appendEnv(sidecar, KUBE_APP_PROBERS_ENV, prober);
@@ -444,17 +445,11 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
 // ---------- the Go round trip ----------
 
 /**
- * The k8s.io/api minor version each Istio release was built with (its go.mod): a field the API gained
- * later is unknown to that release's istiod and dropped when it decodes the pod.
+ * The k8s.io/api minor version each Istio release was built with (its go.mod; releases.ts's KUBE_API): a
+ * field the API gained later is unknown to that release's istiod and dropped when it decodes the pod.
  */
 export function kubeApiMinor(v: IstioVersion): number {
-  if (v.master) return 34;
-  const table: [number, number][] = [
-    [28, 34], [26, 33], [25, 32], [23, 31], [22, 30], [21, 29], [19, 28], [18, 27], [17, 26], [16, 25], [15, 24],
-    [13, 23], [12, 22], [10, 21], [9, 20], [8, 19], [6, 18], [5, 17],
-  ];
-  for (const [istio, kube] of table) if (atLeast(v, 1, istio)) return kube;
-  return 17;
+  return kubeApiMinorOf(v);
 }
 
 // Fields by the Kubernetes minor version that added them to the API types (json names, per Go struct).
@@ -534,8 +529,8 @@ function toJson(v: unknown): Json {
  * the templates carry it.
  */
 export function applyLegacyFSGroup(pod: JsonObject, ctx: PostProcessContext): void {
-  if (atLeast(ctx.version, 1, 10)) return;
-  const on = atLeast(ctx.version, 1, 7)
+  if (!has(ctx.version, 'inject.legacyFSGroup')) return;
+  const on = has(ctx.version, 'inject.legacyFSGroupFlag')
     ? (ctx.env?.ENABLE_LEGACY_FSGROUP_INJECTION ?? 'true') === 'true'
     : typeof ctx.mesh.sdsUdsPath === 'string' && ctx.mesh.sdsUdsPath !== '';
   if (!on) return;
@@ -562,8 +557,8 @@ export function postProcessPod(pod: JsonObject, ctx: PostProcessContext): JsonOb
 /** A copy of the pod with istiod's changes before the round trip. */
 function postProcessed(pod: JsonObject, ctx: PostProcessContext): JsonObject {
   const out = clone(pod);
-  if (atLeast(ctx.version, 1, 7)) {
-    applyPrometheusMerge(out, ctx.mesh, ctx.version.master === true);
+  if (has(ctx.version, 'inject.prometheusMerge')) {
+    applyPrometheusMerge(out, ctx.mesh, has(ctx.version, 'inject.prometheusScrapeTargets'));
     // istiod merges before it sets the config's injectedAnnotations, so theirs win.
     const annos = annotationsOf(out);
     for (const [k, v] of Object.entries(ctx.injectedAnnotations ?? {})) if (sanitizeLabelName(k).startsWith('prometheus_io_')) annos[k] = v;

@@ -38,6 +38,7 @@ import {
   type WKT,
 } from './proto.js';
 import { atLeast, type IstioVersion } from './version.js';
+import { has } from './releases.js';
 
 export interface ProxyModel {
   flavour: 'gogo' | 'v2';
@@ -74,8 +75,9 @@ export function proxyModel(v: IstioVersion): ProxyModel {
 }
 
 function build(v: IstioVersion): ProxyModel {
-  const gogo = !atLeast(v, 1, 9);
+  const gogo = has(v, 'proxyConfig.gogo');
   const wkt = gogo ? gogoTypes : v2Types;
+  // a proto field by the release that added (or dropped) it: the field lists are their own table
   const since = (a: number, b: number): boolean => atLeast(v, a, b);
   const pick = (fs: (ProtoField | false)[]): ProtoField[] => fs.filter((f): f is ProtoField => f !== false);
 
@@ -154,7 +156,7 @@ function build(v: IstioVersion): ProxyModel {
     ['APP_LABEL_AND_NAMESPACE', 0], ['CANONICAL_NAME_ONLY', 1], ['CANONICAL_NAME_AND_NAMESPACE', 2],
   ]);
 
-  const clusterOneof = since(1, 11);
+  const clusterOneof = has(v, 'proxyConfig.clusterNameOneof');
   const ProxyConfig = msg('v1alpha1.ProxyConfig', 'istio.mesh.v1alpha1.ProxyConfig', pick([
     pf(1, 'config_path', 'string'),
     pf(2, 'binary_path', 'string'),
@@ -173,7 +175,7 @@ function build(v: IstioVersion): ProxyModel {
     pf(13, 'control_plane_auth_policy', AuthenticationPolicy),
     pf(14, 'custom_config_file', 'string'),
     pf(15, 'stat_name_length', 'int32'),
-    since(1, 6) ? pf(16, 'concurrency', wkt.Int32Value) : pf(16, 'concurrency', 'int32'),
+    has(v, 'proxyConfig.concurrencyWrapper') ? pf(16, 'concurrency', wkt.Int32Value) : pf(16, 'concurrency', 'int32'),
     pf(17, 'proxy_bootstrap_template_path', 'string'),
     pf(18, 'interception_mode', InboundInterceptionMode),
     pf(19, 'tracing', Tracing),
@@ -222,7 +224,7 @@ const DEFAULT_ZIPKIN = 'zipkin.istio-system:9411';
 export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
   const m = proxyModel(v);
   const w = m.wkt;
-  if (!atLeast(v, 1, 6)) {
+  if (has(v, 'proxyConfig.default.pilot')) {
     // 1.5's (pkg/config/mesh/mesh.go): Pilot's plain-text address, no status port, Concurrency 0 and no
     // tracing; the remote services are set, but empty.
     return newMessage(m.ProxyConfig, {
@@ -254,10 +256,10 @@ export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
   });
   // ParentShutdownDuration and Concurrency 2 stayed in DefaultProxyConfig until 1.18, which made an
   // unset concurrency mean "from the CPU limit" (1.18 upgrade notes; mesh.go of 1.17 still has both).
-  if (!atLeast(v, 1, 18)) pc.values.set('ParentShutdownDuration', duration(w, 60));
-  if (atLeast(v, 1, 7)) pc.values.set('TerminationDrainDuration', duration(w, 5));
-  if (!atLeast(v, 1, 18)) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
-  if (!atLeast(v, 1, 21)) {
+  if (has(v, 'proxyConfig.default.parentShutdownDuration')) pc.values.set('ParentShutdownDuration', duration(w, 60));
+  if (has(v, 'proxyConfig.default.terminationDrainDuration')) pc.values.set('TerminationDrainDuration', duration(w, 5));
+  if (has(v, 'proxyConfig.default.concurrency2')) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
+  if (has(v, 'proxyConfig.default.zipkin')) {
     const zipkinField = m.Tracing.fields.find((f) => f.go === 'Zipkin')!;
     const zipkinMsg = zipkinField.type as Msg;
     pc.values.set('Tracing', newMessage(m.Tracing, { Zipkin: newMessage(zipkinMsg, { Address: DEFAULT_ZIPKIN }) }));
@@ -326,7 +328,7 @@ export function protoToJSONForTemplate(v: IstioVersion, m: GoValue): string {
   const known = templateJSON.get(m);
   const hit = known?.get(key);
   if (hit !== undefined) return hit;
-  const msg = m.msg.full === 'istio.mesh.v1alpha1.ProxyConfig' && atLeast(v, 1, 6) ? cleanProxyConfig(v, m) : m;
+  const msg = m.msg.full === 'istio.mesh.v1alpha1.ProxyConfig' && has(v, 'func.protoToJSON.cleanProxyConfig') ? cleanProxyConfig(v, m) : m;
   const json = protoToJSON(msg);
   if (known) known.set(key, json);
   else if (unchangeable(m, 0)) templateJSON.set(m, new Map([[key, json]]));

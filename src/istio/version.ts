@@ -5,6 +5,7 @@
 //   atLeast(v, major, minor)               version comparison
 //   formatIstioVersion(v)
 //   LATEST                                 the newest release modelled ('master')
+//   KNOWN_RELEASES, Release                the releases modelled, oldest first; a release's name as a type
 //   detectIstioVersion(text)               best guess from what a template (or a ConfigMap's text) uses:
 //                                          { version, reason } — the oldest release consistent with the fields read
 //   DETECTION_MARKS                        what detection looks for, newest first
@@ -18,7 +19,12 @@ export interface IstioVersion {
 
 export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
 
-export const KNOWN_RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'];
+const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'] as const;
+
+/** A release the model knows, by name: what releases.ts's table is written in. */
+export type Release = (typeof RELEASES)[number];
+
+export const KNOWN_RELEASES: string[] = [...RELEASES];
 
 /** The syntax every place that takes a release accepts (--istio-version, a golden matrix's istioVersion). */
 export const ISTIO_VERSION_PATTERN = '^v?(\\d+\\.\\d+(\\.\\d+)?([-+].*)?|master|latest|head)$';

@@ -1,0 +1,146 @@
+// What differs between Istio releases, in one table: every injection behaviour the model turns on or off
+// by release, with the first release that has it (and the last, where Istio dropped it), what it is, and
+// the Istio source file it comes from. Code asks the table by name, has(version, 'data.ProxyImage'), so a
+// release difference is written once, here, and a misspelt name does not compile.
+//
+// Public API
+//   has(version, name)          whether the release has the behaviour
+//   BEHAVIOURS                  the table: name → { first, last?, what, source }
+//   Behaviour                   the names (a union of string literals)
+//   KUBE_API                    the k8s.io/api minor version each release was built with, by first release
+//   kubeApiMinorOf(version)
+//
+// Proto fields that only appear in a release (the MeshConfig and ProxyConfig field lists of mesh.ts and
+// proxyconfig.ts) stay beside their descriptors, each with its release; what detection looks for is
+// version.ts's DETECTION_MARKS.
+
+import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './version.js';
+
+export interface BehaviourEntry {
+  /** The first release that has it. */
+  first: Release;
+  /** The last release that has it, where a later one dropped it. */
+  last?: Release;
+  /** One line: what the behaviour is. */
+  what: string;
+  /** Where it lives in Istio's source (istio/istio unless said). */
+  source: string;
+}
+
+const INJECT = 'pkg/kube/inject/inject.go';
+const TEMPLATE = 'pkg/kube/inject/template.go';
+const WEBHOOK = 'pkg/kube/inject/webhook.go';
+const PROBES = 'pkg/kube/inject/app_probe.go';
+const MESH = 'pkg/config/mesh/mesh.go';
+
+// Names are grouped by the part of istiod they describe; within a group, by first release.
+export const BEHAVIOURS = {
+  // ---- inject.SidecarTemplateData: the fields templates see
+  'data.pointerMeta': { first: '1.5', last: '1.11', what: 'TypeMeta, DeploymentMeta, ObjectMeta and Spec are pointers (values later)', source: INJECT },
+  'data.Revision': { first: '1.12', what: '.Revision: the injector\'s revision', source: INJECT },
+  'data.EstimatedConcurrency': { first: '1.12', last: '1.19', what: '.EstimatedConcurrency: the proxy\'s concurrency estimated from its CPU', source: INJECT },
+  'data.ProxyImage': { first: '1.16', what: '.ProxyImage: the proxy image, from values, ProxyConfig.image and the pod\'s annotation', source: INJECT },
+  'data.ProxyUID': { first: '1.20', what: '.ProxyUID: 1337, or the namespace\'s OpenShift UID range', source: INJECT },
+  'data.ProxyGID': { first: '1.20', what: '.ProxyGID: 1337, or the namespace\'s OpenShift group range', source: INJECT },
+  'data.DeploymentMeta.namespacedName': { first: '1.23', what: '.DeploymentMeta is a types.NamespacedName (an ObjectMeta before)', source: INJECT },
+  'data.InboundTrafficPolicyMode': { first: '1.23', what: '.InboundTrafficPolicyMode: the mesh\'s inbound traffic policy mode', source: INJECT },
+  'data.CompliancePolicy': { first: '1.23', what: '.CompliancePolicy: istiod\'s COMPLIANCE_POLICY', source: INJECT },
+  'data.NativeSidecars': { first: '1.28', what: '.NativeSidecars: whether this pod gets a native (init container) sidecar', source: INJECT },
+  'data.ProxyInitImage': { first: 'master', what: '.ProxyInitImage: the image of the proxy\'s init containers', source: INJECT },
+
+  // ---- template functions
+  'func.render': { first: '1.5', last: '1.7', what: 'render: parse the argument as a template and execute it over the same data', source: INJECT },
+  'func.toJson.istio': { first: '1.5', last: '1.8', what: 'toJson is Istio\'s toJSON(map[string]string), not Sprig\'s', source: INJECT },
+  'func.protoToJSON.cleanProxyConfig': { first: '1.6', what: 'protoToJSON drops the ProxyConfig fields equal to DefaultProxyConfig (cleanProxyConfig)', source: TEMPLATE },
+  'func.appendMultusNetwork.namespaced': { first: '1.28', what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
+
+  // ---- ProxyConfig: its Go types and DefaultProxyConfig
+  'proxyConfig.gogo': { first: '1.5', last: '1.8', what: 'the Go types are gogo protobuf\'s (types.Duration, ...), golang/protobuf\'s later', source: 'istio.io/api mesh/v1alpha1/proxy.pb.go' },
+  'proxyConfig.default.pilot': { first: '1.5', last: '1.5', what: 'DefaultProxyConfig points at istio-pilot:15010 in plain text: no status port, Concurrency 0, no tracing', source: MESH },
+  'proxyConfig.default.parentShutdownDuration': { first: '1.5', last: '1.17', what: 'DefaultProxyConfig sets parentShutdownDuration 60s', source: MESH },
+  'proxyConfig.concurrencyWrapper': { first: '1.6', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
+  'proxyConfig.default.concurrency2': { first: '1.6', last: '1.17', what: 'DefaultProxyConfig sets concurrency 2 (unset means from the CPU limit later)', source: MESH },
+  'proxyConfig.default.zipkin': { first: '1.6', last: '1.20', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
+  'proxyConfig.default.terminationDrainDuration': { first: '1.7', what: 'DefaultProxyConfig sets terminationDrainDuration 5s', source: MESH },
+  'proxyConfig.clusterNameOneof': { first: '1.11', what: 'serviceCluster and tracingServiceName are the ClusterName oneof', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
+
+  // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
+  'mesh.default.enablePrometheusMerge': { first: '1.7', what: 'DefaultMeshConfig sets enablePrometheusMerge true', source: MESH },
+  'mesh.default.emptyExtensionProviders': { first: '1.8', last: '1.9', what: 'DefaultMeshConfig has an empty, non-nil extensionProviders', source: MESH },
+  'mesh.default.extensionProviders': { first: '1.11', what: 'DefaultMeshConfig has the prometheus, stackdriver and envoy providers and empty defaultProviders', source: MESH },
+  'mesh.extensionProvidersByName': { first: '1.11', what: 'a mesh config\'s extensionProviders replace the defaults by name, not the whole list', source: MESH },
+  'mesh.default.proxyInboundListenPort': { first: '1.13', what: 'DefaultMeshConfig sets proxyInboundListenPort 15006', source: MESH },
+  'mesh.default.dnsRefreshRate60s': { first: '1.14', what: 'DefaultMeshConfig\'s dnsRefreshRate is 60s (5s before)', source: MESH },
+  'mesh.default.inboundTrafficPolicy': { first: '1.20', what: 'DefaultMeshConfig sets inboundTrafficPolicy mode PASSTHROUGH', source: MESH },
+
+  // ---- the injection around the templates
+  'inject.legacyFSGroup': { first: '1.5', last: '1.9', what: 'the injector gives the pod fsGroup 1337 (from 1.10 the templates carry it)', source: WEBHOOK },
+  'inject.proxyConfigAnnotation': { first: '1.6', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
+  'inject.prometheusMerge': { first: '1.7', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
+  'inject.legacyFSGroupFlag': { first: '1.7', last: '1.9', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
+  'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
+  'inject.clusterInfo': { first: '1.10', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
+  'inject.overridesAnnotation': { first: '1.12', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
+  'inject.containerRestartPolicy': { first: '1.19', what: 'a template\'s container restartPolicy survives istiod\'s decoding (k8s.io/api 0.28)', source: 'go.mod (k8s.io/api)' },
+  'inject.adjustInitContainerUser': { first: '1.20', what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
+  'inject.prometheusScrapeTargets': { first: 'master', what: 'prometheus.istio.io/scrape-targets, and a merge-scraped port is checked (not the agent\'s, not one Istio owns)', source: WEBHOOK },
+
+  // ---- native sidecars
+  'native.podAnnotation': { first: '1.24', what: 'the pod\'s sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS', source: INJECT },
+  'native.autoFromKubeVersion': { first: '1.28', what: 'ENABLE_NATIVE_SIDECARS is on by default when the nodes run Kubernetes 1.33 or later', source: 'pilot/pkg/features/pilot.go' },
+
+  // ---- probe rewriting (the agent's status server takes the application's probes)
+  'probes.startup': { first: '1.7', what: 'startup probes are rewritten', source: PROBES },
+  'probes.tcp': { first: '1.10', what: 'TCP probes are rewritten', source: PROBES },
+  'probes.noEmptyProbers': { first: '1.10', what: 'no ISTIO_KUBE_APP_PROBERS when nothing is rewritten (`{}` before)', source: PROBES },
+  'probes.mergePrevious': { first: '1.10', what: 'a re-injected pod\'s ISTIO_KUBE_APP_PROBERS is merged, not appended again', source: WEBHOOK },
+  'probes.grpc': { first: '1.14', what: 'gRPC probes are rewritten', source: PROBES },
+  'probes.initContainers': { first: '1.19', what: 'init containers\' probes are rewritten too', source: PROBES },
+  'probes.lifecycle': { first: '1.25', what: 'lifecycle preStop/postStart handlers are rewritten', source: PROBES },
+  'probes.numericPortNames': { first: '1.25', what: 'a named port not found in the probe\'s container is parsed as a number', source: PROBES },
+  'probes.inboundPortFilter': { first: 'master', what: 'probes of ports left out of inbound capture are not rewritten', source: PROBES },
+} as const satisfies Record<string, BehaviourEntry>;
+
+export type Behaviour = keyof typeof BEHAVIOURS;
+
+function parts(r: Release): [number, number] {
+  const [a, b] = r.split('.');
+  return [Number(a), Number(b)];
+}
+
+/** Whether the release has the behaviour: from its first release, up to its last. */
+export function has(v: IstioVersion, name: Behaviour): boolean {
+  const b: BehaviourEntry = BEHAVIOURS[name];
+  return reached(v, b.first) && (b.last === undefined || !beyond(v, b.last));
+}
+
+function reached(v: IstioVersion, r: Release): boolean {
+  if (r === 'master') return v.master === true;
+  // the oldest release modelled stands for any before it (a hand-made {major: 1, minor: 4})
+  if (r === KNOWN_RELEASES[0]) return true;
+  const [major, minor] = parts(r);
+  return atLeast(v, major, minor);
+}
+
+function beyond(v: IstioVersion, r: Release): boolean {
+  if (r === 'master') return false;
+  const [major, minor] = parts(r);
+  return atLeast(v, major, minor + 1);
+}
+
+/**
+ * The k8s.io/api minor version of each release's go.mod, from the release given: a field the API gained
+ * later is unknown to that istiod and dropped when it decodes the pod. Oldest first.
+ */
+export const KUBE_API: readonly (readonly [Release, number])[] = [
+  ['1.5', 17], ['1.6', 18], ['1.8', 19], ['1.9', 20], ['1.10', 21], ['1.12', 22], ['1.13', 23], ['1.15', 24],
+  ['1.16', 25], ['1.17', 26], ['1.18', 27], ['1.19', 28], ['1.21', 29], ['1.22', 30], ['1.23', 31], ['1.25', 32],
+  ['1.26', 33], ['1.28', 34],
+];
+
+/** The k8s.io/api minor version the release was built with. */
+export function kubeApiMinorOf(v: IstioVersion): number {
+  let kube = KUBE_API[0]![1];
+  for (const [r, k] of KUBE_API) if (reached(v, r)) kube = k;
+  return kube;
+}

@@ -1,0 +1,331 @@
+// The table of release differences (releases.ts): consistent in itself, the only place the code compares
+// releases, and true to the code: each behaviour, as the library shows it, is off just before its first
+// release, on from it to its last, and off after.
+
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/go/encoding/json/value.js';
+import { renderRequest, type RenderRequest, type WorkloadResult } from '../../src/index.js';
+import { buildTemplateData, templateDataType } from '../../src/istio/data.js';
+import { applyMeshConfig, defaultMeshConfig } from '../../src/istio/mesh.js';
+import { kubeApiMinor, postProcessPod, type PostProcessContext } from '../../src/istio/postprocess.js';
+import { protoToJSON } from '../../src/istio/proto.js';
+import { defaultProxyConfig, protoToJSONForTemplate, proxyModel } from '../../src/istio/proxyconfig.js';
+import { BEHAVIOURS, has, KUBE_API, type Behaviour, type BehaviourEntry } from '../../src/istio/releases.js';
+import { KNOWN_RELEASES, parseIstioVersion, type IstioVersion } from '../../src/istio/version.js';
+
+const at = parseIstioVersion;
+const names = Object.keys(BEHAVIOURS) as Behaviour[];
+const entry = (n: Behaviour): BehaviourEntry => BEHAVIOURS[n];
+const index = (r: string): number => KNOWN_RELEASES.indexOf(r);
+const src = new URL('../../src/', import.meta.url);
+
+/** The releases where a behaviour changes: the one before its first, its first, its last, the one after. */
+function boundaries(n: Behaviour): string[] {
+  const e = entry(n);
+  const out = [KNOWN_RELEASES[index(e.first) - 1], e.first, e.last, e.last && KNOWN_RELEASES[index(e.last) + 1]];
+  return [...new Set(out.filter((r): r is string => r !== undefined))];
+}
+
+/** Whether the release is within [first, last], counted by position in KNOWN_RELEASES. */
+function within(n: Behaviour, r: string): boolean {
+  const e = entry(n);
+  return index(r) >= index(e.first) && (e.last === undefined || index(r) <= index(e.last));
+}
+
+describe('the release table', () => {
+  it('names releases the model knows, a first no later than the last, and no last of master', () => {
+    for (const n of names) {
+      const e = entry(n);
+      expect(KNOWN_RELEASES, n).toContain(e.first);
+      if (e.last === undefined) continue;
+      expect(KNOWN_RELEASES, n).toContain(e.last);
+      expect(index(e.first), n).toBeLessThanOrEqual(index(e.last));
+      // a behaviour that ends at the newest release ends nowhere: it has no last
+      expect(e.last, n).not.toBe('master');
+    }
+  });
+
+  it('keeps each group (the name up to its first dot) together and ordered by first release', () => {
+    const groups: string[] = [];
+    let prev: Behaviour | undefined;
+    for (const n of names) {
+      const g = n.slice(0, n.indexOf('.'));
+      expect(n.indexOf('.'), n).toBeGreaterThan(0);
+      if (groups.at(-1) !== g) {
+        expect(groups, `${n}: group ${g} appears twice`).not.toContain(g);
+        groups.push(g);
+      } else expect(index(entry(n).first), `${n} after ${prev}`).toBeGreaterThanOrEqual(index(entry(prev!).first));
+      prev = n;
+    }
+  });
+
+  it('says in one line what each behaviour is and where in Istio it comes from', () => {
+    for (const n of names) {
+      const e = entry(n);
+      expect(e.what.trim().length, n).toBeGreaterThan(10);
+      expect(e.what, n).not.toMatch(/\n/);
+      expect(e.source, n).toMatch(/^(pkg|pilot|manifests|go\.mod|istio\.io\/api)\b/);
+    }
+  });
+
+  it('answers has() by the release: off before the first, on from the first to the last, off after', () => {
+    for (const n of names) {
+      for (const r of KNOWN_RELEASES) expect(has(at(r), n), `${n} at ${r}`).toBe(within(n, r));
+    }
+  });
+
+  it('gives each k8s.io/api version from its release on, newer releases never an older API', () => {
+    expect(KUBE_API[0]![0]).toBe(KNOWN_RELEASES[0]);
+    for (let i = 1; i < KUBE_API.length; i++) {
+      expect(index(KUBE_API[i]![0]), String(KUBE_API[i])).toBeGreaterThan(index(KUBE_API[i - 1]![0]));
+      expect(KUBE_API[i]![1], String(KUBE_API[i])).toBeGreaterThan(KUBE_API[i - 1]![1]);
+    }
+    for (const [i, [r, kube]] of KUBE_API.entries()) {
+      expect(kubeApiMinor(at(r)), r).toBe(kube);
+      const before = KNOWN_RELEASES[index(r) - 1];
+      if (before !== undefined) expect(kubeApiMinor(at(before)), before).toBe(KUBE_API[i - 1]![1]);
+    }
+    expect(kubeApiMinor(at('master'))).toBe(KUBE_API.at(-1)![1]);
+  });
+});
+
+// ---------- the code asks the table, and only the table ----------
+
+function sources(dir: URL): { file: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: f, text: readFileSync(new URL(f, dir), 'utf8') }));
+}
+
+// render.ts's release checks, which its split (into inject.ts, webhook.ts, ...) is to turn into has() calls:
+// each as written, and the entry that replaces it. Until then they are the only comparisons of releases
+// outside the table, wherever the split puts them.
+const AWAITING_RENDER: [string, Behaviour][] = [
+  ['atLeast(version, 1, 28) && kubeAtLeast(opts.kubeVersion, 1, 33)', 'native.autoFromKubeVersion'],
+  ['legacyToJson: version.major === 1 && version.minor <= 8', 'func.toJson.istio'],
+  ['multusNamespaced: atLeast(version, 1, 28)', 'func.appendMultusNetwork.namespaced'],
+  ['return this.version.minor <= 7 && this.version.major === 1', 'func.render'],
+  ['|| !atLeast(this.version, 1, 6)) return', 'inject.proxyConfigAnnotation'],
+  ["atLeast(this.version, 1, 24) ? annotations['sidecar.istio.io/nativeSidecar']", 'native.podAnnotation'],
+  ['hold: atLeast(this.version, 1, 8)', 'inject.holdFromProxyConfig'],
+  ['r.templates[i]!), atLeast(this.version, 1, 19))', 'inject.containerRestartPolicy'],
+  ['if (atLeast(this.version, 1, 10)) applyClusterInfo(', 'inject.clusterInfo'],
+  ['if (atLeast(version, 1, 12) && status === undefined', 'inject.overridesAnnotation'],
+  ['if (atLeast(version, 1, 20)) adjustInitContainerUser(', 'inject.adjustInitContainerUser'],
+];
+const awaiting = new Set(AWAITING_RENDER.map(([, n]) => n));
+
+describe('the code asks the table', () => {
+  const files = sources(src);
+  const asked = new Map<string, string>();
+  const askers = files.filter(({ text }) => /from '\.\/releases\.js'|from '\.\.\/istio\/releases\.js'/.test(text));
+  for (const { file, text } of askers) for (const m of text.matchAll(/\bhas\(\s*[\w.]+,\s*'([^']+)'\s*\)/g)) asked.set(m[1]!, file);
+
+  it('by names the table has', () => {
+    expect(asked.size).toBeGreaterThan(30);
+    for (const [n, file] of asked) expect(names, `${file} asks for ${n}`).toContain(n);
+  });
+
+  it('for every entry but those waiting for render.ts', () => {
+    for (const n of awaiting) expect(names).toContain(n);
+    expect(names.filter((n) => !asked.has(n) && !awaiting.has(n))).toEqual([]);
+  });
+
+  it("and compares no release number itself (render.ts's checks aside, until they ask the table)", () => {
+    const checks = [
+      /\batLeast\([^,()]+,\s*\d+,\s*\d+\)/, // atLeast(v, 1, 12)
+      /\.minor\s*(<|>|<=|>=|===|!==)\s*\d/, // v.minor <= 7
+      /(\bif \(|!!|&&|\|\||\?\?|=)\s*!?[\w.]*\bv(ersion)?\.master\b(?!\s*\?)/, // if (v.master), !!v.master
+      /\.master\s*===\s*true/,
+    ];
+    for (const { file, text } of files) {
+      if (!file.startsWith('istio') || /(^|\/)(version|releases)\.ts$/.test(file)) continue;
+      for (const [i, line] of text.split('\n').entries()) {
+        if (AWAITING_RENDER.some(([expr]) => line.includes(expr))) continue;
+        for (const re of checks) expect(re.test(line), `${file}:${i + 1}: ${line.trim()}`).toBe(false);
+      }
+    }
+  });
+});
+
+// ---------- each behaviour as the library shows it ----------
+
+const dir = mkdtempSync(join(tmpdir(), 'releases-'));
+let files = 0;
+const file = (text: string): string => {
+  const p = join(dir, `f${files++}.yaml`);
+  writeFileSync(p, text);
+  return p;
+};
+
+const proxyTemplate = (extra = ''): string => file(`spec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n${extra}`);
+const podFile = (meta = '', containers = '[{name: app, image: app}]'): string =>
+  file(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n${meta}spec:\n  containers: ${containers}\n`);
+const emptyValues = file('{}');
+
+/** One pod rendered at the release: its result, and with merged output the pod as JSON. */
+function render(v: IstioVersion, req: Partial<RenderRequest>): { result: WorkloadResult; text: string; pod?: JsonObject } {
+  const out = renderRequest({ values: emptyValues, workloads: podFile(), template: proxyTemplate(), ...req, istioVersion: v });
+  const result = out.results[0]!;
+  if (result.error !== undefined) throw new Error(`${result.label}: ${result.error}`);
+  return { result, text: out.text, ...(req.merged ? { pod: JSON.parse(out.text) as JsonObject } : {}) };
+}
+
+/** Whether the template renders without error at the release. */
+function renders(v: IstioVersion, template: string, req: Partial<RenderRequest> = {}): string | undefined {
+  try {
+    const out = renderRequest({ values: emptyValues, workloads: podFile(), template: file(template), ...req, istioVersion: v });
+    return out.failed === 0 ? out.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const fieldOf = (v: IstioVersion, name: string) => templateDataType(v).fields!.find((f) => f.name === name);
+const dataField = (name: string) => (v: IstioVersion) => fieldOf(v, name) !== undefined;
+const pcJSON = (v: IstioVersion): Record<string, unknown> => JSON.parse(protoToJSON(defaultProxyConfig(v))) as Record<string, unknown>;
+const meshJSON = (v: IstioVersion): Record<string, unknown> => JSON.parse(protoToJSON(defaultMeshConfig(v))) as Record<string, unknown>;
+
+// a merged pod istiod post-processes: an application container with probes of every kind, the proxy
+function mergedPod(app: JsonObject = {}, annotations: JsonObject = {}): JsonObject {
+  return {
+    metadata: { annotations: { ...annotations } },
+    spec: {
+      initContainers: [{ name: 'init', image: 'x', readinessProbe: { httpGet: { port: 80, path: '/ready' } } }],
+      containers: [{ name: 'app', image: 'x', ...app }, { name: 'istio-proxy', image: 'proxy', env: [] }],
+    },
+  };
+}
+function post(v: IstioVersion, pod: JsonObject, ctx: Partial<PostProcessContext> = {}): JsonObject {
+  return postProcessPod(pod, { version: v, values: { sidecarInjectorWebhook: { rewriteAppHTTPProbe: true } }, mesh: {}, originalAnnotations: {}, ...ctx });
+}
+const containerOf = (pod: JsonObject, name: string, list = 'containers'): JsonObject =>
+  ((pod.spec as JsonObject)[list] as JsonObject[]).find((c) => c.name === name)!;
+const proxyEnv = (pod: JsonObject, name: string): JsonObject[] => ((containerOf(pod, 'istio-proxy').env as JsonObject[] | undefined) ?? []).filter((e) => e.name === name);
+const probers = (pod: JsonObject): string => String(proxyEnv(pod, 'ISTIO_KUBE_APP_PROBERS')[0]?.value ?? '');
+const rewritten = (p: JsonObject | undefined, path: string): boolean => (p?.httpGet as JsonObject | undefined)?.path === path;
+
+const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
+  'data.pointerMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'TypeMeta')!.type.kind === 'ptr',
+  'data.Revision': dataField('Revision'),
+  'data.EstimatedConcurrency': dataField('EstimatedConcurrency'),
+  'data.ProxyImage': dataField('ProxyImage'),
+  'data.ProxyUID': dataField('ProxyUID'),
+  'data.ProxyGID': dataField('ProxyGID'),
+  'data.DeploymentMeta.namespacedName': (v) => fieldOf(v, 'DeploymentMeta')!.type.name === 'types.NamespacedName',
+  'data.InboundTrafficPolicyMode': dataField('InboundTrafficPolicyMode'),
+  'data.CompliancePolicy': dataField('CompliancePolicy'),
+  'data.NativeSidecars': dataField('NativeSidecars'),
+  'data.ProxyInitImage': dataField('ProxyInitImage'),
+
+  'func.render': (v) => renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: {{ render "rendered" }}\n')?.includes('image: rendered') ?? false,
+  // Istio's toJSON takes a map[string]string; Sprig's toJson any value
+  'func.toJson.istio': (v) => renders(v, "spec:\n  containers:\n  - name: istio-proxy\n    image: '{{ toJson .Values.m }}'\n", { values: file('{"m": {"n": 1}}') }) === undefined,
+  'func.protoToJSON.cleanProxyConfig': (v) => !protoToJSONForTemplate(v, defaultProxyConfig(v)).includes('discoveryAddress'),
+  'func.appendMultusNetwork.namespaced': (v) =>
+    renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: \'{{ appendMultusNetwork `[{"name": "a"}]` "ns/cni" }}\'\n')!.includes('"namespace": "ns"'),
+
+  'proxyConfig.gogo': (v) => proxyModel(v).flavour === 'gogo',
+  'proxyConfig.concurrencyWrapper': (v) => typeof proxyModel(v).ProxyConfig.fields.find((f) => f.go === 'Concurrency')!.type !== 'string',
+  'proxyConfig.clusterNameOneof': (v) => proxyModel(v).ProxyConfig.fields.find((f) => f.go === 'ServiceCluster')!.oneof === 'ClusterName',
+  'proxyConfig.default.pilot': (v) => pcJSON(v).discoveryAddress === 'istio-pilot:15010',
+  'proxyConfig.default.parentShutdownDuration': (v) => pcJSON(v).parentShutdownDuration === '60s',
+  'proxyConfig.default.concurrency2': (v) => pcJSON(v).concurrency === 2,
+  'proxyConfig.default.zipkin': (v) => (pcJSON(v).tracing as { zipkin?: { address?: string } } | undefined)?.zipkin?.address === 'zipkin.istio-system:9411',
+  'proxyConfig.default.terminationDrainDuration': (v) => pcJSON(v).terminationDrainDuration === '5s',
+
+  'mesh.default.enablePrometheusMerge': (v) => meshJSON(v).enablePrometheusMerge === true,
+  'mesh.default.emptyExtensionProviders': (v) => {
+    const p = defaultMeshConfig(v).values.get('ExtensionProviders');
+    return Array.isArray(p) && p.length === 0;
+  },
+  'mesh.default.extensionProviders': (v) => (meshJSON(v).extensionProviders as { name: string }[] | undefined)?.map((p) => p.name).join() === 'prometheus,stackdriver,envoy',
+  'mesh.extensionProvidersByName': (v) => {
+    const m = applyMeshConfig(v, { extensionProviders: [{ name: 'envoy', envoyFileAccessLog: { path: '/x' } }] });
+    return (m.values.get('ExtensionProviders') as unknown[]).length > 1;
+  },
+  'mesh.default.proxyInboundListenPort': (v) => meshJSON(v).proxyInboundListenPort === 15006,
+  'mesh.default.dnsRefreshRate60s': (v) => meshJSON(v).dnsRefreshRate === '60s',
+  'mesh.default.inboundTrafficPolicy': (v) => meshJSON(v).inboundTrafficPolicy !== undefined,
+
+  'inject.legacyFSGroup': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: 'unix:/sds' } }).spec as JsonObject).securityContext !== undefined,
+  // without an sdsUdsPath only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
+  'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod()).spec as JsonObject).securityContext !== undefined,
+  'inject.proxyConfigAnnotation': (v) => {
+    const pod = { metadata: { name: 'p', namespace: 'ns', annotations: { 'proxy.istio.io/config': 'drainDuration: 7s' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
+    const data = buildTemplateData({ version: v, pod, mesh: applyMeshConfig(v, {}), values: {} });
+    return protoToJSON(data.info.proxyConfig).includes('"drainDuration":"7s"');
+  },
+  'inject.prometheusMerge': (v) => {
+    const pod = post(v, mergedPod({}, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9090' }));
+    return ((pod.metadata as JsonObject).annotations as JsonObject)['prometheus.io/path'] === '/stats/prometheus';
+  },
+  'inject.prometheusScrapeTargets': (v) => {
+    const pod = post(v, mergedPod({}, { 'prometheus.io/scrape': 'true', 'prometheus.istio.io/scrape-targets': '9091:/m' }));
+    return String(proxyEnv(pod, 'ISTIO_PROMETHEUS_ANNOTATIONS')[0]?.value ?? '').includes('"targets"');
+  },
+  'inject.holdFromProxyConfig': (v) => render(v, { mesh: file('defaultConfig:\n  holdApplicationUntilProxyStarts: true\n') }).result.hold,
+  'inject.clusterInfo': (v) => {
+    const { pod } = render(v, { merged: true, output: 'json', values: file('{"global": {"network": "n1"}}') });
+    return ((pod!.metadata as JsonObject).labels as JsonObject | undefined)?.['topology.istio.io/network'] === 'n1';
+  },
+  'inject.overridesAnnotation': (v) => {
+    const { pod } = render(v, { merged: true, output: 'json', workloads: podFile('', '[{name: app, image: app}, {name: istio-proxy, image: mine}]') });
+    return ((pod!.metadata as JsonObject).annotations as JsonObject | undefined)?.['proxy.istio.io/overrides'] !== undefined;
+  },
+  'inject.containerRestartPolicy': (v) => {
+    const { pod } = render(v, { merged: true, output: 'json', template: file('spec:\n  initContainers:\n  - name: istio-validation\n    image: proxy\n    restartPolicy: Always\n') });
+    return containerOf(pod!, 'istio-validation', 'initContainers').restartPolicy === 'Always';
+  },
+  'inject.adjustInitContainerUser': (v) => {
+    const { pod } = render(v, {
+      merged: true,
+      output: 'json',
+      template: proxyTemplate('  initContainers:\n  - name: istio-init\n    image: proxy\n    args: ["-u", "1337"]\n'),
+      workloads: podFile('', '[{name: app, image: app}, {name: istio-proxy, image: auto, securityContext: {runAsUser: 1234}}]'),
+    });
+    return (containerOf(pod!, 'istio-init', 'initContainers').args as string[]).includes('1234');
+  },
+
+  'native.podAnnotation': (v) => render(v, { nativeSidecars: 'false', workloads: podFile('  annotations: {sidecar.istio.io/nativeSidecar: "true"}\n') }).result.native,
+  'native.autoFromKubeVersion': (v) => render(v, { nativeSidecars: 'auto', kubeVersion: '1.33' }).result.native,
+
+  'probes.startup': (v) => rewritten(containerOf(post(v, mergedPod({ startupProbe: { httpGet: { port: 80, path: '/s' } } })), 'app').startupProbe as JsonObject, '/app-health/app/startupz'),
+  'probes.tcp': (v) => rewritten(containerOf(post(v, mergedPod({ livenessProbe: { tcpSocket: { port: 81 } } })), 'app').livenessProbe as JsonObject, '/app-health/app/livez'),
+  'probes.noEmptyProbers': (v) => {
+    const pod = mergedPod();
+    (pod.spec as JsonObject).initContainers = [];
+    return proxyEnv(post(v, pod), 'ISTIO_KUBE_APP_PROBERS').length === 0;
+  },
+  'probes.mergePrevious': (v) => {
+    const pod = mergedPod({ livenessProbe: { httpGet: { port: 80, path: '/l' } } }, { 'sidecar.istio.io/status': '{}' });
+    containerOf(pod, 'istio-proxy').env = [{ name: 'ISTIO_KUBE_APP_PROBERS', value: '{"/app-health/old/livez":{"httpGet":{"port":1}}}' }];
+    return proxyEnv(post(v, pod, { originalAnnotations: { 'sidecar.istio.io/status': '{}' } }), 'ISTIO_KUBE_APP_PROBERS').length === 1;
+  },
+  'probes.grpc': (v) => rewritten(containerOf(post(v, mergedPod({ readinessProbe: { grpc: { port: 82 } } })), 'app').readinessProbe as JsonObject, '/app-health/app/readyz'),
+  'probes.initContainers': (v) => rewritten(containerOf(post(v, mergedPod()), 'init', 'initContainers').readinessProbe as JsonObject, '/app-health/init/readyz'),
+  'probes.lifecycle': (v) => {
+    const app = containerOf(post(v, mergedPod({ lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } } })), 'app');
+    return rewritten((app.lifecycle as JsonObject).preStop as JsonObject, '/app-lifecycle/app/prestopz');
+  },
+  // a port given as a string of digits, named by no port of the container
+  'probes.numericPortNames': (v) => probers(post(v, mergedPod({ readinessProbe: { httpGet: { port: '8080', path: '/r' } } }))).includes('/app-health/app/readyz'),
+  'probes.inboundPortFilter': (v) => {
+    const pod = post(v, mergedPod({ readinessProbe: { httpGet: { port: 8080, path: '/r' } } }, { 'traffic.sidecar.istio.io/excludeInboundPorts': '8080' }));
+    return !rewritten(containerOf(pod, 'app').readinessProbe as JsonObject, '/app-health/app/readyz');
+  },
+};
+
+describe('each behaviour, as the library shows it, follows the table', () => {
+  it('is shown for every entry', () => {
+    expect(names.filter((n) => PROBES[n] === undefined)).toEqual([]);
+  });
+  for (const n of names) {
+    it(`${n} (${entry(n).first}${entry(n).last ? `–${entry(n).last}` : '+'})`, () => {
+      for (const r of boundaries(n)) expect(PROBES[n](at(r)), `${n} at ${r}`).toBe(within(n, r));
+    });
+  }
+});
