@@ -5,9 +5,11 @@ import { parse as parseYaml } from 'yaml';
 import { evidenceIn, type IstioConfig, type Sourced } from './context.js';
 import { parseEmbedded } from './input.js';
 import { PROXY, type Workload } from './workload.js';
+import { PROXY_CONFIG_ANNOTATION } from '../istio/data.js';
+import { boolField, holdOf } from '../istio/inject.js';
 import { asArray, asString, get, getIn, isObject, isTrue, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
 
-export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+export { PROXY_CONFIG_ANNOTATION };
 export const NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 
 export interface HoldSource {
@@ -118,20 +120,20 @@ export function computeSettings(w: Workload, cfg: IstioConfig, opts: { nativeSid
   const HOLD = 'holdApplicationUntilProxyStarts';
   const valuesHold = getIn(values, ['global', 'proxy', HOLD]);
   if (valuesHold !== undefined) {
-    sources.push({ what: `values global.proxy.${HOLD}`, value: isTrue(valuesHold), evidence: valueEvidence(['global', 'proxy', HOLD])! });
+    sources.push({ what: `values global.proxy.${HOLD}`, value: boolField(valuesHold) === true, evidence: valueEvidence(['global', 'proxy', HOLD])! });
   }
   if (isObject(meshDefault) && get(meshDefault, HOLD) !== undefined && cfg.mesh) {
-    sources.push({ what: `mesh defaultConfig.${HOLD}`, value: isTrue(get(meshDefault, HOLD)), evidence: evidenceIn(cfg.mesh, ['defaultConfig', HOLD], `mesh defaultConfig.${HOLD}`) });
+    sources.push({ what: `mesh defaultConfig.${HOLD}`, value: boolField(get(meshDefault, HOLD)) === true, evidence: evidenceIn(cfg.mesh, ['defaultConfig', HOLD], `mesh defaultConfig.${HOLD}`) });
   }
   if (envProxyConfig && get(envProxyConfig, HOLD) !== undefined) {
-    sources.push({ what: `injected PROXY_CONFIG ${HOLD}`, value: isTrue(get(envProxyConfig, HOLD)), evidence: proxyEnvEvidence(w, 'PROXY_CONFIG') });
+    sources.push({ what: `injected PROXY_CONFIG ${HOLD}`, value: boolField(get(envProxyConfig, HOLD)) === true, evidence: proxyEnvEvidence(w, 'PROXY_CONFIG') });
   }
   if (annotationProxyConfig && get(annotationProxyConfig, HOLD) !== undefined) {
-    sources.push({ what: `annotation ${PROXY_CONFIG_ANNOTATION} ${HOLD}`, value: isTrue(get(annotationProxyConfig, HOLD)), evidence: annotationLocator!(HOLD) });
+    sources.push({ what: `annotation ${PROXY_CONFIG_ANNOTATION} ${HOLD}`, value: boolField(get(annotationProxyConfig, HOLD)) === true, evidence: annotationLocator!(HOLD) });
   }
   const pcHold = get(proxyConfig, HOLD);
-  const holdRequested = isTrue(valuesHold) || isTrue(pcHold);
-  const decisive = isTrue(valuesHold) ? sources[0] : sources.filter((s) => s.value && !s.what.startsWith('values')).pop();
+  const holdRequested = holdOf(valuesHold, pcHold);
+  const decisive = boolField(valuesHold) === true ? sources[0] : sources.filter((s) => s.value && !s.what.startsWith('values')).pop();
 
   // native sidecars: the pod annotation, else istiod's ENABLE_NATIVE_SIDECARS
   let native = false;

@@ -90,18 +90,7 @@ export interface Locator {
   pos(path: readonly PathSeg[]): { line: number; col: number } | undefined;
 }
 
-/** A (major, minor) Kubernetes version. */
-export type KubeVersion = [number, number];
-
-export function parseKubeVersion(s: string): KubeVersion | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(s.trim());
-  if (!m) return undefined;
-  return [Number(m[1]), Number(m[2])];
-}
-
-export function kubeAtLeast(v: KubeVersion, major: number, minor: number): boolean {
-  return v[0] > major || (v[0] === major && v[1] >= minor);
-}
+export { kubeAtLeast, parseKubeVersion, type KubeVersion } from '../k8s/version.js';
 
 /** Evidence whose position is looked up only when someone reads it (most evidence is never shown). */
 export function lazyEvidence(f: () => Evidence): Evidence {

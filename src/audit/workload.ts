@@ -3,7 +3,9 @@
 import type { InputObject } from './input.js';
 import { get, getIn, isObject, asArray, asString, asStringMap, type JsonObject, type PathSeg } from './types.js';
 
-export const PROXY = 'istio-proxy';
+import { PROXY_CONTAINER as PROXY } from '../istio/merge.js';
+
+export { PROXY };
 
 export interface Workload {
   kind: string;

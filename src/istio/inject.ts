@@ -27,7 +27,9 @@ import { applyKubeDefaults } from '../k8s/defaults.js';
 import { podAnnotationError } from './annotations.js';
 import { workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
-import { atLeast, detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+import { detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+import { has } from './releases.js';
+import { kubeAtLeast } from '../k8s/version.js';
 import { SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
 import { formatProblem, validateProxyConfigAnnotation } from './validate.js';
 import { firstLineOf } from '../yaml/load.js';
@@ -239,15 +241,6 @@ export interface WorkloadResult {
   warnings: string[];
 }
 
-function kubeAtLeast(v: string | undefined, major: number, minor: number): boolean {
-  if (!v) return false;
-  const m = /^v?(\d+)\.(\d+)/.exec(v.trim());
-  if (!m) return false;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  return a > major || (a === major && b >= minor);
-}
-
 /**
  * istiod's ENABLE_NATIVE_SIDECARS for this run. `auto` is what istiod does by default: from 1.28 (which
  * detects the nodes' Kubernetes version) on when the cluster runs 1.33 or later; earlier releases had
@@ -257,33 +250,40 @@ export function nativeSidecarsOn(opts: RenderOptions, version: IstioVersion = LA
   const mode = opts.nativeSidecars ?? 'auto';
   if (mode === 'true') return true;
   if (mode === 'false') return false;
-  return atLeast(version, 1, 28) && kubeAtLeast(opts.kubeVersion, 1, 33);
+  return has(version, 'native.autoFromKubeVersion') && kubeAtLeast(opts.kubeVersion, 1, 33);
 }
 
-function readBoolish(v: Json | undefined): boolean | undefined {
+/** A bool field as istiod reads it: a bool, or a google.protobuf.BoolValue written as {value: bool}. */
+export function boolField(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;
-  if (isObject(v ?? null) && typeof (v as JsonObject).value === 'boolean') return (v as JsonObject).value as boolean;
+  if (isObject((v ?? null) as Json) && typeof (v as JsonObject).value === 'boolean') return (v as JsonObject).value as boolean;
   return undefined;
 }
 
-/** holdApplicationUntilProxyStarts as reorderPod decides it: ProxyConfig (mesh, then the pod annotation) or values. */
+/**
+ * holdApplicationUntilProxyStarts as istiod's reorderPod decides it: on when the pod's ProxyConfig (the
+ * mesh's defaultConfig, the pod's proxy.istio.io/config over it) or the values say so. The one place
+ * this is decided; the audit asks it too, with the same fields it cites.
+ */
+export function holdOf(valuesHold: unknown, proxyConfigHold: unknown): boolean {
+  return boolField(proxyConfigHold) === true || boolField(valuesHold) === true;
+}
+
+/** holdOf for the values, the mesh config and the pod's annotations as given. */
 export function holdRequested(values: JsonObject, mesh: JsonObject, annotations: Record<string, string>): boolean {
-  let fromMesh = readBoolish(isObject(mesh.defaultConfig) ? mesh.defaultConfig.holdApplicationUntilProxyStarts : undefined) ?? false;
-  const pca = annotations['proxy.istio.io/config'];
+  let proxyConfigHold: unknown = isObject(mesh.defaultConfig) ? mesh.defaultConfig.holdApplicationUntilProxyStarts : undefined;
+  const pca = annotations[PROXY_CONFIG_ANNOTATION];
   if (pca !== undefined) {
     try {
       const p = loadYamlDocuments(pca, PROXY_CONFIG_ANNOTATION, { format: 'yaml', duplicateKeys: 'last' })[0]?.value as unknown;
-      if (isObject(p as Json)) {
-        const h = readBoolish((p as JsonObject).holdApplicationUntilProxyStarts);
-        if (h !== undefined) fromMesh = h;
-      }
+      if (isObject(p as Json) && boolField((p as JsonObject).holdApplicationUntilProxyStarts) !== undefined) proxyConfigHold = (p as JsonObject).holdApplicationUntilProxyStarts;
     } catch {
       // an unreadable annotation fails the render elsewhere
     }
   }
   const g = isObject(values.global) ? values.global : undefined;
   const p = g && isObject(g.proxy) ? g.proxy : undefined;
-  return fromMesh || readBoolish(p?.holdApplicationUntilProxyStarts) === true;
+  return holdOf(p?.holdApplicationUntilProxyStarts, proxyConfigHold);
 }
 
 /** Function maps built once per (release, environment): templates parsed with one are cached too. */
@@ -322,8 +322,8 @@ function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRend
   const ctx: { data: GoValue } = { data: null };
   const opts: Parameters<typeof istioFuncs>[0] = {
     env: { ...env },
-    legacyToJson: version.major === 1 && version.minor <= 8,
-    multusNamespaced: atLeast(version, 1, 28),
+    legacyToJson: has(version, 'func.toJson.istio'),
+    multusNamespaced: has(version, 'func.appendMultusNetwork.namespaced'),
     protoToJSON: (m) => proxyConfigJSON(version, m),
   };
   const entry: FuncsEntry = { key, funcs: Object.create(null) as FuncMap, ctx };
@@ -398,7 +398,7 @@ export class Renderer {
   }
 
   private usesRender(): boolean {
-    return this.version.minor <= 7 && this.version.major === 1;
+    return has(this.version, 'func.render');
   }
 
   private funcs(): FuncsEntry {
@@ -470,7 +470,7 @@ export class Renderer {
   /** The pod's proxy.istio.io/config (read since 1.6) against the ProxyConfig schema: unknown fields
    *  are warnings naming the workload, a wrong type fails it. */
   private checkProxyConfigAnnotation(w: Workload, annotations: Record<string, string>, result: WorkloadResult): void {
-    if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !atLeast(this.version, 1, 6)) return;
+    if (annotations[PROXY_CONFIG_ANNOTATION] === undefined || !has(this.version, 'inject.proxyConfigAnnotation')) return;
     const doc: LoadedDocument | undefined = w.doc.embedded([...w.templatePath, 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], `annotation ${PROXY_CONFIG_ANNOTATION}`, { duplicateKeys: 'last' });
     if (!doc) return;
     const problems = validateProxyConfigAnnotation(doc.value, doc, LATEST);
@@ -487,7 +487,7 @@ export class Renderer {
     const namespace = String(metadata.namespace ?? w.namespace);
     const annotations = strMap(metadata.annotations);
     // the pod's sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS from 1.24
-    const perPod = atLeast(this.version, 1, 24) ? annotations['sidecar.istio.io/nativeSidecar'] : undefined;
+    const perPod = has(this.version, 'native.podAnnotation') ? annotations['sidecar.istio.io/nativeSidecar'] : undefined;
     const native = perPod === 'true' ? true : perPod === 'false' ? false : nativeSidecarsOn(this.opts, this.version);
     const result: WorkloadResult = {
       workload: w,
@@ -496,7 +496,7 @@ export class Renderer {
       templates: [],
       outputs: [],
       // ProxyConfig learned holdApplicationUntilProxyStarts in 1.8; 1.7 read it from values only.
-      hold: atLeast(this.version, 1, 8)
+      hold: has(this.version, 'inject.holdFromProxyConfig')
         ? holdRequested(this.inputs.values, this.inputs.mesh, annotations)
         : holdRequested(this.inputs.values, Object.create(null) as JsonObject, {}),
       native,
@@ -550,7 +550,7 @@ export class Renderer {
     let templatePod: JsonObject = { metadata: {}, spec: {} };
     let overlay = false;
     for (let i = 0; i < r.outputs.length; i++) {
-      const out = asDecodedByIstiod(parseTemplateOutput(r.outputs[i]!, r.templates[i]!), atLeast(this.version, 1, 19));
+      const out = asDecodedByIstiod(parseTemplateOutput(r.outputs[i]!, r.templates[i]!), has(this.version, 'inject.containerRestartPolicy'));
       if (isInjectionSpec(out)) {
         mergedPod = applyInjectionSpec(mergedPod, out, r.hold);
         continue;
@@ -579,7 +579,7 @@ export class Renderer {
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
     }
-    if (atLeast(this.version, 1, 10)) applyClusterInfo(mergedPod, this.inputs.values, isObject(pod.metadata) && isObject(pod.metadata.labels) ? pod.metadata.labels : {});
+    if (has(this.version, 'inject.clusterInfo')) applyClusterInfo(mergedPod, this.inputs.values, isObject(pod.metadata) && isObject(pod.metadata.labels) ? pod.metadata.labels : {});
     mergedPod = postProcessPod(mergedPod, {
       version: this.version,
       values: this.inputs.values,

@@ -7,7 +7,8 @@
 // Proven by: test/istio/ (webhook-overrides, merge, inject-conformance against Istio's goldens)
 
 import { isObject, clone, jsonShaped, type JsonObject, type Json } from '../go/encoding/json/value.js';
-import { LATEST, atLeast, type IstioVersion } from './version.js';
+import { LATEST, type IstioVersion } from './version.js';
+import { has } from './releases.js';
 import { strategicMergePod, PROXY_CONTAINER } from './merge.js';
 import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { decodeGo } from '../go/encoding/json/structs.js';
@@ -65,12 +66,12 @@ export function reapplyOverwrittenContainers(merged: JsonObject, original: JsonO
       out = strategicMergePod(out, { spec: { [field]: [overlay] } });
     }
   }
-  if (atLeast(version, 1, 12) && status === undefined && (overrides.containers!.length > 0 || overrides.initContainers!.length > 0)) {
+  if (has(version, 'inject.overridesAnnotation') && status === undefined && (overrides.containers!.length > 0 || overrides.initContainers!.length > 0)) {
     const meta = isObject(out.metadata ?? null) ? (out.metadata as JsonObject) : (out.metadata = Object.create(null) as JsonObject);
     const a = isObject(meta.annotations ?? null) ? (meta.annotations as JsonObject) : (meta.annotations = Object.create(null) as JsonObject);
     a[OVERRIDES_ANNOTATION] = containerOverridesJSON(overrides);
   }
-  if (atLeast(version, 1, 20)) adjustInitContainerUser(out, original, interceptionMode);
+  if (has(version, 'inject.adjustInitContainerUser')) adjustInitContainerUser(out, original, interceptionMode);
   return out;
 }
 
