@@ -22,12 +22,11 @@ import {
 import { InputError } from '../audit/input.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect } from './options.js';
-import { addInputOptions, inputsFromFlags, type InjectorInputs, type InputFlags } from './inputs.js';
-import { chartConfigMaps } from '../istio/fromchart.js';
+import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
 import { InputTooLarge, readBytesLimited } from '../guard/fs.js';
 import { stdinTextSync } from './stdin.js';
 
-interface AuditFlags extends InputFlags {
+type AuditFlags = InputFlags & {
   output: 'text' | 'json' | 'sarif';
   failOn: 'info' | 'warning' | 'error';
   timeline?: boolean;
@@ -37,7 +36,7 @@ interface AuditFlags extends InputFlags {
   model?: boolean;
   listRules?: boolean;
   disable: string[];
-}
+};
 
 /** A file's bytes, or a one-line InputError naming it. */
 function readFileBytes(file: string): Buffer {
@@ -73,11 +72,6 @@ function workloadInput(file: string): InputText | FileSource {
   const source = new FileSource(file, file, readFileBytes);
   if (source.peek()?.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
   return source;
-}
-
-/** --native-sidecars as the audit takes it: auto leaves it to the values and --kube-version. */
-function nativeSidecarsOption(v: InjectorInputs['nativeSidecars']): boolean | undefined {
-  return v === 'auto' ? undefined : v === 'true';
 }
 
 export function auditCommand(program: Command): Command {
@@ -119,36 +113,20 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
     return 0;
   }
   try {
-    let inputsFlags: InjectorInputs;
-    try {
-      inputsFlags = inputsFromFlags(flags, extra);
-    } catch (e) {
-      throw new InputError((e as Error).message);
-    }
-    const given = inputsFlags.workloads.length ? inputsFlags.workloads : process.stdin.isTTY ? [] : ['-'];
-    const files = given.length ? workloadFiles(given, inputsFlags.recursive) : [];
-    const anyConfig = inputsFlags.injectorConfigMap || inputsFlags.chart || inputsFlags.injectConfig || inputsFlags.template || inputsFlags.values || inputsFlags.mesh || inputsFlags.iop.length || inputsFlags.valuesFiles.length;
+    const inputs = inputsFromFlags(flags, extra);
+    const named = (inputs.filename ?? []) as string[];
+    const given = named.length ? named : process.stdin.isTTY ? [] : ['-'];
+    const files = given.length ? workloadFiles(given, inputs.recursive === true) : [];
+    const anyConfig = ['injectorConfigmap', 'chart', 'injectConfigFile', 'template', 'values', 'mesh', 'iop', 'valuesFile'].some((k) => inputs[k as keyof typeof inputs] !== undefined);
     if (files.length === 0 && !anyConfig) {
       throw new InputError('nothing to audit: give -f FILE (or - for stdin), or --injector-configmap/--chart/--values');
     }
-    const inputs = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => workloadInput(f));
-    const showProgress = flags.progress !== false && !inputsFlags.quiet;
-    const template = inputsFlags.template ?? inputsFlags.injectConfig;
-    const chart = inputsFlags.chart ? chartConfigMaps(inputsFlags.chart) : undefined;
+    const workloads = (files.includes('-') ? [...files.filter((f) => f !== '-'), '-'] : files).map((f) => workloadInput(f));
+    const showProgress = flags.progress !== false && !flags.quiet;
+    const { filename: _f, recursive: _r, nativeSidecars, ...rest } = inputs;
     const opts: AuditOptions = {
-      mesh: inputsFlags.mesh ? readInput(inputsFlags.mesh) : chart?.mesh,
-      values: inputsFlags.values ? readInput(inputsFlags.values) : undefined,
-      valuesFiles: inputsFlags.valuesFiles.map(readInput),
-      iop: inputsFlags.iop.map(readInput),
-      set: inputsFlags.set,
-      setString: inputsFlags.setString,
-      injectorConfigMap: inputsFlags.injectorConfigMap ? readInput(inputsFlags.injectorConfigMap) : chart?.injector,
-      template: template ? readInput(template) : undefined,
-      istioVersion: inputsFlags.istioVersionText,
-      revision: inputsFlags.revision,
-      env: inputsFlags.env,
-      kubeVersion: inputsFlags.kubeVersion,
-      nativeSidecars: nativeSidecarsOption(inputsFlags.nativeSidecars),
+      ...(rest as AuditOptions),
+      nativeSidecars: nativeSidecars === undefined ? undefined : nativeSidecars === 'true' || nativeSidecars === true,
       inject: flags.model ? null : undefined,
       keepSubjects: !!flags.timeline,
       disable: flags.disable.flatMap((d) => d.split(',').map((x) => x.trim()).filter(Boolean)),
@@ -161,10 +139,10 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
           }
         : undefined,
     };
-    const result = auditDetailed(inputs, opts);
-    if (!inputsFlags.quiet) process.stderr.write(`sidecar-render: ${result.assumptions}\n`);
+    const result = auditDetailed(workloads, opts);
+    if (!flags.quiet) process.stderr.write(`sidecar-render: ${result.assumptions}\n`);
     for (const n of result.notes) process.stderr.write(n + '\n');
-    if (result.ignored.length && !inputsFlags.quiet) {
+    if (result.ignored.length && !flags.quiet) {
       process.stderr.write(`audit: ${result.ignored.length} finding${result.ignored.length === 1 ? '' : 's'} ignored by ${IGNORE_ANNOTATION} annotations\n`);
     }
     const color = flags.color ?? (process.stdout.isTTY && !process.env['NO_COLOR']);

@@ -7,8 +7,6 @@ import { Option, type Command } from 'commander';
 import { diffInjection, formatDiffText, type DiffSide } from '../diff/diff.js';
 import { RENDER_MODES, type NativeSidecarsMode, type RenderMode } from '../istio/inject.js';
 import { workloadFiles } from '../inputs/files.js';
-import { parseIstioVersion } from '../istio/version.js';
-import { parseEnv } from './inputs.js';
 import { collect, oneOf } from './options.js';
 
 interface DiffFlags {
@@ -52,15 +50,18 @@ function isOperator(file: string): boolean {
 }
 
 /** One side: a chart takes the values, sets and IOP as chart values; a ConfigMap takes them as injector overrides. */
-function side(where: string, values: string[], set: string[], iop: string | undefined, mesh: string | undefined, kubeVersion: string | undefined, flag: string): DiffSide {
+function side(where: string, values: string[], set: string[], iop: string | undefined, mesh: string | undefined, flag: string): DiffSide {
   const s: DiffSide = {};
   if (isChart(where)) {
-    s.chart = { chart: where, values, set, ...(iop ? { iop } : {}), ...(kubeVersion ? { kubeVersion } : {}) };
+    s.chart = where;
+    s.chartValues = values;
+    s.chartSet = set;
+    if (iop) s.iop = [iop];
   } else {
     if (iop) throw new Error(`${flag}-iop maps an IstioOperator onto a chart: ${flag} must name a chart`);
     if (isOperator(where)) throw new Error(`${where} is an IstioOperator, which needs a chart to render: give ${flag} CHART ${flag}-iop ${where}`);
-    s.injectorConfigMap = where;
-    s.valuesFiles = values;
+    s.injectorConfigmap = where;
+    s.valuesFile = values;
     s.set = set;
   }
   if (mesh) s.mesh = mesh;
@@ -90,22 +91,26 @@ export function diffCommand(program: Command): void {
     .option('--revision <rev>', 'the istiod revision (.Revision) on both sides')
     .option('--env <KEY=VALUE>', "istiod's environment as the template's env function sees it (repeatable)", collect, [] as string[])
     .addOption(new Option('--mode <mode>', 'webhook (the pod as the API server defaulted it) or kube-inject (the pod as written)').argParser(oneOf('--mode', RENDER_MODES)).default('webhook'))
-    .option('-q, --quiet', 'accepted for the other commands\' sake: diff prints no assumptions line')
+    .option('-q, --quiet', 'no assumptions lines on stderr')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExit codes: 0 nothing differs; 1 some workload differs (for CI); 2 bad input or usage.\n')
     .action((files: string[], flags: DiffFlags) => {
-      if (flags.kubeVersion !== undefined && !/^v?\d+\.\d+(\.\d+)?$/.test(flags.kubeVersion)) throw new Error(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${flags.kubeVersion}"`);
-      const from = side(flags.from, flags.fromValues, flags.fromSet, flags.fromIop, flags.fromMesh, flags.kubeVersion, '--from');
-      const to = side(flags.to, flags.toValues, flags.toSet, flags.toIop, flags.toMesh, flags.kubeVersion, '--to');
+      const from = side(flags.from, flags.fromValues, flags.fromSet, flags.fromIop, flags.fromMesh, '--from');
+      const to = side(flags.to, flags.toValues, flags.toSet, flags.toIop, flags.toMesh, '--to');
       const given = [...flags.filename, ...files];
       const report = diffInjection(from, to, given.length ? workloadFiles(given, flags.recursive === true) : [], {
         nativeSidecars: flags.nativeSidecars,
-        env: parseEnv(flags.env),
-        ...(flags.mode === 'kube-inject' ? { mode: flags.mode } : {}),
-        ...(flags.kubeVersion ? { kubeVersion: flags.kubeVersion } : {}),
-        ...(flags.istioVersion ? { istioVersion: parseIstioVersion(flags.istioVersion) } : {}),
+        env: flags.env,
+        mode: flags.mode,
+        ...(flags.kubeVersion !== undefined ? { kubeVersion: flags.kubeVersion } : {}),
+        ...(flags.istioVersion !== undefined ? { istioVersion: flags.istioVersion } : {}),
         ...(flags.revision !== undefined ? { revision: flags.revision } : {}),
       });
+      if (!flags.quiet) {
+        // one line per side: what it assumed, and where its injector config, values and mesh came from
+        if (report.assumptions.from) process.stderr.write(`sidecar-render: --from: ${report.assumptions.from}\n`);
+        if (report.assumptions.to) process.stderr.write(`sidecar-render: --to: ${report.assumptions.to}\n`);
+      }
       process.stdout.write(flags.output === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatDiffText(report));
       process.exitCode = report.changed > 0 ? 1 : 0;
     });

@@ -3,7 +3,8 @@
 import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../go/text/template/template.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
-import { addInputOptions, givenInputs, inputsFromFlags, type InputFlags } from './inputs.js';
+import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
+import { parseEnv } from '../inputs/options.js';
 import type { RenderRequest } from '../inputs/resolve.js';
 import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, type CheckReport, type GoldenMatrix, type UpdateReport } from '../golden/index.js';
 
@@ -12,13 +13,14 @@ export interface GoldenCommandDeps {
   renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions; overrides?: Partial<RenderRequest> }) => CaseRenderer;
 }
 
-interface GoldenFlags extends LimitFlags, InputFlags {
-  output: 'text' | 'json';
-  color?: boolean;
-  run?: string;
-  prune?: boolean;
-  progress?: boolean;
-}
+type GoldenFlags = LimitFlags &
+  InputFlags & {
+    output: 'text' | 'json';
+    color?: boolean;
+    run?: string;
+    prune?: boolean;
+    progress?: boolean;
+  };
 
 const PROGRESS_MIN_CASES = 50;
 
@@ -29,10 +31,11 @@ function progress(flags: GoldenFlags, verb: string) {
   };
 }
 
-/** The shared input flags given, which apply over every case's own. */
+/** The shared input flags given, which apply over every case's own (env as a map, as a case holds it). */
 function overridesOf(flags: GoldenFlags): Partial<RenderRequest> | undefined {
-  const o = givenInputs(inputsFromFlags(flags));
-  return Object.keys(o).length ? o : undefined;
+  const o: Record<string, unknown> = { ...inputsFromFlags(flags) };
+  if (Array.isArray(o.env)) o.env = parseEnv(o.env as string[]);
+  return Object.keys(o).length ? (o as Partial<RenderRequest>) : undefined;
 }
 
 function filterOf(flags: GoldenFlags): ((name: string) => boolean) | undefined {

@@ -8,29 +8,25 @@
 // --output-file goes to a temporary sibling renamed over the file only when the run completes.
 
 import { Option, type Command } from 'commander';
-import { RENDER_MODES, type RenderMode } from '../istio/inject.js';
 import { type RenderRequest } from '../inputs/resolve.js';
 import { renderStream } from '../output/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
-import { oneOf } from './options.js';
-import { addInputOptions, inputsFromFlags, readStdin, toRenderRequest, type InputFlags } from './inputs.js';
+import { addInputOptions, inputsFromFlags, readStdin, type InputFlags } from './inputs.js';
 import { AtomicWriter } from '../guard/fs.js';
 
-interface RenderFlags extends LimitFlags, InputFlags {
-  merged?: boolean;
-  output?: 'yaml' | 'json';
-  outputFile?: string;
-  progress?: boolean;
-  mode: RenderMode;
-}
+type RenderFlags = LimitFlags &
+  InputFlags & {
+    merged?: boolean;
+    output?: 'yaml' | 'json';
+    outputFile?: string;
+    progress?: boolean;
+  };
 
 /** The request the flags describe (exported for tests). */
 export function requestFromFlags(flags: RenderFlags): RenderRequest {
   const inputs = inputsFromFlags(flags);
-  if (inputs.workloads.length === 0) throw new Error('render: give the workloads with -f FILE (or a directory, or -f - for stdin)');
-  if (!inputs.injectorConfigMap && !inputs.injectConfig && !inputs.template && !inputs.chart) throw new Error('render: give --injector-configmap FILE, --chart CHART, or --template FILE --values FILE');
-  const req = toRenderRequest(inputs);
-  if (flags.mode === 'kube-inject') req.mode = 'kube-inject';
+  if (!inputs.filename || (Array.isArray(inputs.filename) && inputs.filename.length === 0)) throw new Error('render: give the workloads with -f FILE (or a directory, or -f - for stdin)');
+  const req: RenderRequest = { ...inputs };
   if (flags.merged) req.merged = true;
   if (flags.output) req.output = flags.output;
   req.limits = limitsFromFlags(flags);
@@ -44,16 +40,11 @@ export function renderCommand(program: Command): void {
   const cmd = program
     .command('render')
     .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)');
-  addInputOptions(cmd)
+  addInputOptions(cmd, { workloads: true, mode: true })
     .option('--merged', 'print each workload with the sidecar merged into its pod, as istiod admits it')
     .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output').choices(['yaml', 'json']))
     .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout')
-    .option('--no-progress', 'no progress line on a terminal')
-    .addOption(
-      new Option('--mode <mode>', "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)")
-        .argParser(oneOf('--mode', RENDER_MODES))
-        .default('webhook'),
-    );
+    .option('--no-progress', 'no progress line on a terminal');
   addLimitOptions(cmd).addHelpText(
     'after',
     `
@@ -67,8 +58,7 @@ printed back).
   );
   cmd.action(async (flags: RenderFlags) => {
     const req = requestFromFlags(flags);
-    const files = Array.isArray(req.workloads) ? req.workloads : [req.workloads];
-    if (files.includes('-')) req.stdin = await readStdin();
+    if ((req.filename as string[]).includes('-')) req.stdin = await readStdin();
     const out = flags.outputFile ? new AtomicFile(flags.outputFile) : new Stdout();
     // progress only where someone watches it, and not over the output itself
     const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);

@@ -2,30 +2,23 @@
 // workload rendered both ways and merged into its pod, then compared field by field, with a summary of
 // what changed for start-up and shutdown and the audit findings that appear or disappear.
 //
-//   const report = diffInjection({ injectorConfigMap: 'old.yaml' }, { chart: { chart: 'istiod-1.24' } }, ['deploy.yaml']);
+//   const report = diffInjection({ injectorConfigmap: 'old.yaml' }, { chart: 'istiod-1.24' }, ['deploy.yaml']);
 //   report.changed   // workloads that differ
 
-import { auditDetailed, type Finding, type InputText } from '../audit/index.js';
-import { InputError, loadYamlDocuments } from '../yaml/load.js';
-import { type RenderOptions, type WorkloadResult } from '../istio/inject.js';
-import { type RenderRequest } from '../inputs/resolve.js';
+import { auditDetailed, type AuditOptions, type Finding, type InputText } from '../audit/index.js';
+import { InputError } from '../yaml/load.js';
+import type { WorkloadResult } from '../istio/inject.js';
+import type { RenderRequest } from '../inputs/resolve.js';
 import { readInputText } from '../inputs/files.js';
 import { renderRequest } from '../output/render.js';
-import { chartConfigMaps, type ChartSource } from '../istio/fromchart.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 
-/** One side of the comparison: an exported ConfigMap or a chart, with optional overrides. */
-export interface DiffSide {
-  /** The istio-sidecar-injector ConfigMap export (may also hold the `istio` mesh ConfigMap). */
-  injectorConfigMap?: string;
-  chart?: ChartSource;
-  /** Mesh config file (else the chart's, or the one in the injector file). */
-  mesh?: string;
-  /** Injector values overrides (Helm --set syntax), as render takes them. */
-  set?: string[];
-  valuesFiles?: string[];
-}
-
+/**
+ * One side of the comparison: its injector inputs, as render takes them (a file holding the injector
+ * ConfigMap, or a chart, with values, sets, IstioOperators and mesh config over it). A ConfigMap
+ * export that also holds the `istio` mesh ConfigMap gives the mesh config too.
+ */
+export type DiffSide = Omit<RenderRequest, 'filename' | 'workloads' | 'stdin' | 'merged' | 'output'>;
 export interface FieldChange {
   path: string;
   op: 'added' | 'removed' | 'changed';
@@ -56,54 +49,12 @@ export interface WorkloadDiff {
 export interface DiffReport {
   workloads: WorkloadDiff[];
   changed: number;
+  /** What each side's run assumed and where its inputs came from (render's assumptions line). */
+  assumptions: { from?: string; to?: string };
 }
 
-export interface DiffOptions extends RenderOptions {}
-
-// ---------- inputs ----------
-
-/** The mesh ConfigMap inside an injector export (`kubectl get cm istio istio-sidecar-injector -o yaml`). */
-function meshInFile(file: string): InputText | undefined {
-  const text = readInputText(file);
-  const docs = loadYamlDocuments(text, file);
-  for (const d of docs) {
-    const items = isObject(d.value as Json) && Array.isArray((d.value as JsonObject).items) ? ((d.value as JsonObject).items as Json[]) : [d.value as Json];
-    for (const it of items) {
-      if (isObject(it) && it.kind === 'ConfigMap' && isObject(it.data ?? null) && typeof (it.data as JsonObject).mesh === 'string') {
-        return { name: file, text: JSON.stringify(it) };
-      }
-    }
-  }
-  return undefined;
-}
-
-interface Side {
-  request: Omit<RenderRequest, 'workloads'>;
-  /** The same injector as the audit reads it; a ConfigMap side's values overrides apply there too. */
-  audit: { injectorConfigMap: InputText; mesh?: InputText; valuesFiles?: string[]; set?: string[] };
-}
-
-function prepare(s: DiffSide, label: string): Side {
-  if (!s.injectorConfigMap === !s.chart) throw new InputError(`${label}: give a ConfigMap export or a chart, one of them`);
-  const request: Omit<RenderRequest, 'workloads'> = { merged: true, set: s.set ?? [], valuesFiles: s.valuesFiles ?? [] };
-  let audit: Side['audit'];
-  if (s.chart) {
-    const cms = chartConfigMaps(s.chart);
-    request.chart = s.chart;
-    audit = { injectorConfigMap: cms.injector, ...(cms.mesh ? { mesh: cms.mesh } : {}) };
-  } else {
-    const file = s.injectorConfigMap!;
-    request.injectorConfigMap = file;
-    const inFile = s.mesh ? undefined : meshInFile(file);
-    if (inFile) request.meshInput = inFile;
-    audit = { injectorConfigMap: { name: file, text: readInputText(file) }, ...(inFile ? { mesh: inFile } : {}), valuesFiles: s.valuesFiles ?? [], set: s.set ?? [] };
-  }
-  if (s.mesh) {
-    request.mesh = s.mesh;
-    audit.mesh = { name: s.mesh, text: readInputText(s.mesh) };
-  }
-  return { request, audit };
-}
+/** What both sides share: the release, the cluster, istiod's environment, whose injection. */
+export type DiffOptions = Pick<RenderRequest, 'istioVersion' | 'revision' | 'kubeVersion' | 'nativeSidecars' | 'env' | 'mode' | 'limits'>;
 
 // ---------- comparing pods ----------
 
@@ -236,30 +187,34 @@ const findingKey = (f: Finding): string => `${f.workload}\0${f.rule}\0${f.contai
 
 // ---------- the report ----------
 
+/** The audit's options for a side: the same inputs, with what both sides share. */
+function auditOptions(side: DiffSide, opts: DiffOptions): AuditOptions {
+  const { limits: _limits, mode: _mode, nativeSidecars, ...shared } = opts;
+  const native = nativeSidecars === 'true' || nativeSidecars === true ? true : nativeSidecars === 'false' || nativeSidecars === false ? false : undefined;
+  return { ...(side as AuditOptions), ...(shared as AuditOptions), ...(native !== undefined ? { nativeSidecars: native } : {}) };
+}
+
 /** Render and audit every workload of the files both ways, and compare. */
 export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: string[], opts: DiffOptions = {}): DiffReport {
   if (workloadFiles.length === 0) throw new InputError('diff: give the workloads with -f FILE');
-  const a = prepare(from, '--from');
-  const b = prepare(to, '--to');
+  for (const [side, flag] of [[from, '--from'], [to, '--to']] as const) {
+    const sources = ['injectorConfigmap', 'injectorConfigMap', 'injectConfigFile', 'injectConfig', 'template', 'chart'].filter((k) => (side as Record<string, unknown>)[k] !== undefined);
+    if (sources.length === 0) throw new InputError(`${flag}: give a ConfigMap export or a chart, one of them`);
+  }
   const out: WorkloadDiff[] = [];
+  const assumptions: DiffReport['assumptions'] = {};
   for (const file of workloadFiles) {
-    const ra = renderRequest({ ...opts, ...a.request, workloads: file }).results;
-    const rb = renderRequest({ ...opts, ...b.request, workloads: file }).results;
+    const ra = renderRequest({ ...opts, ...from, filename: file, merged: true });
+    const rb = renderRequest({ ...opts, ...to, filename: file, merged: true });
+    assumptions.from ??= ra.assumptions;
+    assumptions.to ??= rb.assumptions;
     const text: InputText = { name: file, text: readInputText(file) };
-    const auditOpts = (s: Side) => ({
-      injectorConfigMap: s.audit.injectorConfigMap,
-      ...(s.audit.mesh ? { mesh: s.audit.mesh } : {}),
-      ...(s.audit.valuesFiles ? { valuesFiles: s.audit.valuesFiles } : {}),
-      ...(s.audit.set ? { set: s.audit.set } : {}),
-      ...(opts.kubeVersion ? { kubeVersion: opts.kubeVersion } : {}),
-      ...(opts.nativeSidecars && opts.nativeSidecars !== 'auto' ? { nativeSidecars: opts.nativeSidecars === 'true' } : {}),
-    });
-    const fa = auditDetailed([text], auditOpts(a)).findings;
-    const fb = auditDetailed([text], auditOpts(b)).findings;
-    const n = Math.max(ra.length, rb.length);
+    const fa = auditDetailed([text], auditOptions(from, opts)).findings;
+    const fb = auditDetailed([text], auditOptions(to, opts)).findings;
+    const n = Math.max(ra.results.length, rb.results.length);
     for (let i = 0; i < n; i++) {
-      const x = ra[i];
-      const y = rb[i];
+      const x = ra.results[i];
+      const y = rb.results[i];
       const label = (x ?? y)!.label;
       const changes = fieldChanges(x?.merged ?? (x?.workload as unknown as Json), y?.merged ?? (y?.workload as unknown as Json));
       // render labels a workload "Kind ns/name", audit "Kind/ns/name"
@@ -277,7 +232,7 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: strin
       out.push({ workload: label, changed, changes, lifecycle, before, after, findingsAppeared: appeared, findingsGone: gone, errors });
     }
   }
-  return { workloads: out, changed: out.filter((w) => w.changed).length };
+  return { workloads: out, changed: out.filter((w) => w.changed).length, assumptions };
 }
 
 const show = (v: Json | undefined): string => {

@@ -3,37 +3,20 @@
 
 import { type RenderRequest } from '../inputs/resolve.js';
 import { renderRequest } from '../output/render.js';
-import { parseIstioVersion } from '../istio/version.js';
+import { INPUT_OPTIONS } from '../inputs/options.js';
 import type { ExecOptions } from '../go/text/template/template.js';
 import type { CaseRenderer } from './run.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
 
+/** The render request a case is: its inputs (render's flags in camelCase) and how it prints. */
 export function renderRequestOf(c: GoldenCase): RenderRequest {
-  if (!c.workloads) throw new Error(`case "${c.name}" (${c.declaredAt}) names no workloads file`);
-  if (c.workloads === '-') throw new Error(`case "${c.name}" (${c.declaredAt}): workloads cannot be stdin in a matrix`);
-  const req: RenderRequest = { workloads: c.workloads };
-  if (c.injectorConfigMap) req.injectorConfigMap = c.injectorConfigMap;
-  if (c.injectConfig) req.injectConfig = c.injectConfig;
-  if (c.chart) {
-    if ((c.iop ?? []).length > 1) throw new Error(`case "${c.name}" (${c.declaredAt}): a chart takes one iop`);
-    req.chart = { chart: c.chart, values: c.chartValues ?? [], set: c.chartSet ?? [], setString: c.chartSetString ?? [], ...(c.iop?.[0] ? { iop: c.iop[0] } : {}), ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}) };
-  }
-  if (c.template) req.template = c.template;
-  if (c.values) req.values = c.values;
-  if (c.valuesFiles) req.valuesFiles = c.valuesFiles;
-  if (c.iop && !c.chart) req.iop = c.iop;
-  if (c.set) req.set = c.set;
-  if (c.setString) req.setString = c.setString;
-  if (c.mesh) req.mesh = c.mesh;
-  if (c.istioVersion) req.istioVersion = parseIstioVersion(c.istioVersion);
-  if (c.revision) req.revision = c.revision;
-  if (c.nativeSidecars) req.nativeSidecars = c.nativeSidecars;
-  if (c.mode) req.mode = c.mode;
-  if (c.kubeVersion) req.kubeVersion = c.kubeVersion;
-  if (c.env) req.env = c.env;
+  if (!c.filename) throw new Error(`case "${c.name}" (${c.declaredAt}) names no workloads file`);
+  if (c.filename === '-') throw new Error(`case "${c.name}" (${c.declaredAt}): workloads cannot be stdin in a matrix`);
+  const req: Record<string, unknown> = {};
+  for (const o of INPUT_OPTIONS) if (c[o.key] !== undefined) req[o.key] = c[o.key];
   if (c.merged) req.merged = c.merged;
   if (c.output) req.output = c.output;
-  return req;
+  return req as RenderRequest;
 }
 
 /**
@@ -51,7 +34,9 @@ export function istioCaseRenderer(_m?: GoldenMatrix, opts: { limits?: ExecOption
   };
 }
 
-const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString'] as const;
+/** The inputs given as lists: the command line's are appended to a case's. */
+const LIST_FIELDS = new Set<string>(INPUT_OPTIONS.filter((o) => o.value === 'files' || o.value === 'strings').map((o) => o.key));
+const SOURCES = ['injectorConfigmap', 'injectConfigFile', 'template', 'chart'];
 
 /**
  * Inputs given on the command line over a case's: a single input replaces the case's (an injector
@@ -59,20 +44,17 @@ const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString'] as const;
  */
 export function withOverrides(req: RenderRequest, over: Partial<RenderRequest> | undefined): RenderRequest {
   if (!over) return req;
-  const out: RenderRequest = { ...req };
-  if (over.injectorConfigMap || over.injectConfig || over.template) {
-    delete out.injectorConfigMap;
-    delete out.injectConfig;
-    delete out.template;
-  }
-  for (const [k, v] of Object.entries(over) as [keyof RenderRequest, unknown][]) {
+  const out: Record<string, unknown> = { ...req };
+  const base = req as Record<string, unknown>;
+  if (SOURCES.some((k) => (over as Record<string, unknown>)[k] !== undefined)) for (const k of SOURCES) delete out[k];
+  for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
-    if ((LIST_FIELDS as readonly string[]).includes(k)) {
-      const list = v as string[];
-      if (list.length) (out as unknown as Record<string, unknown>)[k] = [...(((req as unknown as Record<string, unknown>)[k] as string[] | undefined) ?? []), ...list];
+    if (LIST_FIELDS.has(k)) {
+      const list = v as unknown[];
+      if (list.length) out[k] = [...((base[k] as unknown[] | undefined) ?? []), ...list];
     } else if (k === 'env') {
-      out.env = { ...(req.env ?? {}), ...(v as Record<string, string>) };
-    } else (out as unknown as Record<string, unknown>)[k] = v;
+      out.env = { ...((base.env as Record<string, string> | undefined) ?? {}), ...(v as Record<string, string>) };
+    } else out[k] = v;
   }
-  return out;
+  return out as RenderRequest;
 }

@@ -2,19 +2,20 @@
 //
 //   goldenDir: golden              # relative to the matrix file (default "golden")
 //   compare: exact                 # exact (default) | semantic
-//   defaults: { injectorConfigMap: cluster/istio-sidecar-injector.yaml, mesh: cluster/istio.yaml }
+//   defaults: { injectorConfigmap: cluster/istio-sidecar-injector.yaml, mesh: cluster/istio.yaml }
 //   cases:
 //     - name: deployment-default
-//       workloads: workloads/deployment.yaml
+//       filename: workloads/deployment.yaml
 //   matrix:
 //     - name: "{istio}-{values}-{workload}"      # optional; default joins the entry names with "."
 //       axes:
-//         istio:    [{ name: "1.20", injectorConfigMap: cm-1.20.yaml }, { name: "1.24", injectorConfigMap: cm-1.24.yaml }]
+//         istio:    [{ name: "1.20", injectorConfigmap: cm-1.20.yaml }, { name: "1.24", injectorConfigmap: cm-1.24.yaml }]
 //         values:   [{ name: default }, { name: hold, set: [global.proxy.holdApplicationUntilProxyStarts=true] }]
-//         workload: [{ name: deploy, workloads: deploy.yaml }, { name: job, workloads: job.yaml }]
+//         workload: [{ name: deploy, filename: deploy.yaml }, { name: job, filename: job.yaml }]
 //
-// Every case is the cross product's entries merged left to right over `defaults`: list fields
-// (valuesFiles, set, setString) concatenate, maps (env) merge, other fields are replaced.
+// A case's keys are render's flags in camelCase (src/inputs/options.ts). Every case is the cross
+// product's entries merged left to right over `defaults`: list fields (valuesFile, iop, set, setString,
+// chartValues, ...) concatenate, maps (env) merge, other fields are replaced.
 
 import { InputTooLarge, readTextLimited } from '../guard/fs.js';
 import * as path from 'node:path';
@@ -22,33 +23,18 @@ import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
+import { INPUT_OPTIONS, LEGACY_NAMES, namesFiles, type InjectorOptions } from '../inputs/options.js';
 import { realPathLoose } from '../guard/fs.js';
 
-/** The render options a case carries; paths are resolved against the matrix file's folder. */
-export interface CaseSpec {
-  injectorConfigMap?: string;
-  /** istioctl's --injectConfigFile: the ConfigMap's data.config alone. */
-  injectConfig?: string;
-  /** An istiod chart instead of a ConfigMap, with its values files, sets and IstioOperator. */
+/**
+ * What a case carries: render's inputs as its flags in camelCase (the one table of inputs,
+ * src/inputs/options.ts; paths resolved against the matrix file's folder; `filename` is the case's one
+ * workloads file), then how it prints and compares. The earlier names (injectorConfigMap, injectConfig,
+ * valuesFiles, workloads) are read as the names they became.
+ */
+export interface CaseSpec extends Omit<InjectorOptions, 'filename' | 'env' | 'chart'> {
   chart?: string;
-  chartValues?: string[];
-  chartSet?: string[];
-  chartSetString?: string[];
-  template?: string;
-  values?: string;
-  valuesFiles?: string[];
-  /** IstioOperator files: spec.values over the values, spec.meshConfig over the mesh config. */
-  iop?: string[];
-  set?: string[];
-  setString?: string[];
-  mesh?: string;
-  workloads?: string;
-  istioVersion?: string;
-  revision?: string;
-  nativeSidecars?: 'auto' | 'true' | 'false';
-  /** Whose injection: istiod's webhook (default) or istioctl kube-inject (see render --mode). */
-  mode?: 'webhook' | 'kube-inject';
-  kubeVersion?: string;
+  filename?: string;
   env?: Record<string, string>;
   merged?: boolean;
   output?: 'yaml' | 'json';
@@ -61,6 +47,8 @@ export type CompareMode = 'exact' | 'semantic';
 
 export interface GoldenCase extends CaseSpec {
   name: string;
+  /** The case's workloads file (its `filename`). */
+  workloads?: string;
   /** Absolute path of the golden file, always inside the matrix's golden directory. */
   goldenPath: string;
   compare: CompareMode;
@@ -82,8 +70,9 @@ export class MatrixError extends Error {
   }
 }
 
-const PATH_FIELDS = ['injectorConfigMap', 'injectConfig', 'chart', 'template', 'values', 'mesh', 'workloads'] as const;
-const LIST_FIELDS = ['valuesFiles', 'iop', 'set', 'setString', 'chartValues', 'chartSet', 'chartSetString'] as const;
+/** The inputs that name files, and those given as lists (which concatenate across a case's layers). */
+const PATH_FIELDS = INPUT_OPTIONS.filter(namesFiles).map((o) => o.key);
+const LIST_FIELDS = INPUT_OPTIONS.filter((o) => o.value === 'files' || o.value === 'strings').map((o) => o.key).filter((k) => k !== 'filename');
 
 let validate: ReturnType<Ajv['compile']> | undefined;
 
@@ -112,15 +101,25 @@ export function mergeSpecs(...specs: CaseSpec[]): CaseSpec {
 }
 
 function resolvePaths(spec: CaseSpec, baseDir: string): CaseSpec {
-  const out: CaseSpec = { ...spec };
+  const out: Record<string, unknown> = { ...spec };
+  const at = (v: string): string => (v === '-' ? v : path.resolve(baseDir, v));
   for (const f of PATH_FIELDS) {
     const v = out[f];
-    if (v !== undefined && v !== '-') out[f] = path.resolve(baseDir, v);
+    if (typeof v === 'string') out[f] = at(v);
+    else if (Array.isArray(v)) out[f] = (v as string[]).map(at);
   }
-  if (out.valuesFiles) out.valuesFiles = out.valuesFiles.map((v) => path.resolve(baseDir, v));
-  if (out.iop) out.iop = out.iop.map((v) => path.resolve(baseDir, v));
-  if (out.chartValues) out.chartValues = out.chartValues.map((v) => path.resolve(baseDir, v));
-  return out;
+  return out as CaseSpec;
+}
+
+/** A spec with the earlier names read as the names they became; both in one spec is an error. */
+function canonical(spec: Record<string, unknown>, where: () => string): CaseSpec {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec)) {
+    const key = k === 'workloads' ? 'filename' : (LEGACY_NAMES[k] ?? k);
+    if (key !== k && Object.hasOwn(spec, key)) throw new MatrixError(`${where()}: give ${k} or ${key}, not both`);
+    out[key] = v;
+  }
+  return out as CaseSpec;
 }
 
 /** Parse and validate a matrix file's text; errors name the file, line and column. */
@@ -180,6 +179,13 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     cases?: (CaseSpec & { name: string })[];
     matrix?: { name?: string; axes: Record<string, (CaseSpec & { name: string })[]>; defaults?: CaseSpec }[];
   };
+  const named = (nodePath: (string | number)[]) => () => where(rangeStart(doc.getIn(nodePath, true)));
+  if (m.defaults) m.defaults = canonical(m.defaults as unknown as Record<string, unknown>, named(['defaults']));
+  m.cases = m.cases?.map((c, i) => ({ ...canonical(c as unknown as Record<string, unknown>, named(['cases', i])), name: c.name }));
+  for (const [mi, e] of (m.matrix ?? []).entries()) {
+    if (e.defaults) e.defaults = canonical(e.defaults as unknown as Record<string, unknown>, named(['matrix', mi, 'defaults']));
+    for (const [axis, entries] of Object.entries(e.axes)) e.axes[axis] = entries.map((c, i) => ({ ...canonical(c as unknown as Record<string, unknown>, named(['matrix', mi, 'axes', axis, i])), name: c.name }));
+  }
   const baseDir = path.dirname(path.resolve(file));
   const goldenDir = path.resolve(baseDir, m.goldenDir ?? 'golden');
   const defaults = m.defaults ?? {};
@@ -202,7 +208,7 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     const other = writers.get(goldenPath);
     if (other !== undefined) throw new MatrixError(`${declaredAt}: golden file "${rel}" of case "${name}" is also case "${other}"'s`);
     writers.set(goldenPath, name);
-    cases.push({ ...resolved, name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
+    cases.push({ ...resolved, ...(resolved.filename !== undefined ? { workloads: resolved.filename } : {}), name, goldenPath, compare: resolved.compare ?? m.compare ?? 'exact', declaredAt });
   };
 
   // Counted before anything is built: a few axes of a few hundred entries multiply to millions of cases.
@@ -250,8 +256,7 @@ function fmtCount(n: number): string {
 }
 
 function inputsOf(c: CaseSpec): string[] {
-  const files = PATH_FIELDS.map((f) => c[f]).filter((v): v is string => v !== undefined && v !== '-');
-  return [...files, ...(c.valuesFiles ?? []), ...(c.iop ?? [])];
+  return PATH_FIELDS.flatMap((f) => (c as Record<string, unknown>)[f] ?? []).filter((v): v is string => typeof v === 'string' && v !== '-');
 }
 
 function crossProduct<X>(lists: X[][]): X[][] {

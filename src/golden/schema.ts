@@ -1,30 +1,35 @@
-// JSON Schema of a golden matrix file (validated with ajv; errors are mapped back to file:line:col).
+// JSON Schema of a golden matrix file (validated with ajv; errors are mapped back to file:line:col). A
+// case's inputs are the table of inputs every command takes (src/inputs/options.ts).
 
-import { ISTIO_VERSION_PATTERN } from '../istio/version.js';
+import { INPUT_OPTIONS, LEGACY_NAMES, type InputOption } from '../inputs/options.js';
 
 const stringList = { type: 'array', items: { type: 'string' } } as const;
 
+/** A case's input, as the one table of inputs says what it takes (a case renders one workloads file). */
+function inputSchema(o: InputOption): object {
+  if (o.key === 'filename') return { type: 'string', minLength: 1 };
+  switch (o.value) {
+    case 'file':
+      return { type: 'string', minLength: 1 };
+    case 'files':
+    case 'strings':
+      return stringList;
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'map':
+      return { type: 'object', additionalProperties: { type: 'string' } };
+    case 'string':
+      return o.choices ? { enum: [...o.choices] } : o.pattern ? { type: 'string', pattern: o.pattern } : { type: 'string' };
+  }
+}
+
+const inputProperties: Record<string, object> = {};
+for (const o of INPUT_OPTIONS) inputProperties[o.key] = inputSchema(o);
+for (const [legacy, key] of Object.entries(LEGACY_NAMES)) if (key !== 'mesh') inputProperties[legacy] = inputProperties[key]!;
+
+/** The inputs of render (its flags in camelCase, earlier names too), then how a case prints and compares. */
 const caseProperties = {
-  injectorConfigMap: { type: 'string', minLength: 1 },
-  injectConfig: { type: 'string', minLength: 1 },
-  chart: { type: 'string', minLength: 1 },
-  chartValues: stringList,
-  chartSet: stringList,
-  chartSetString: stringList,
-  template: { type: 'string', minLength: 1 },
-  values: { type: 'string', minLength: 1 },
-  valuesFiles: stringList,
-  iop: stringList,
-  set: stringList,
-  setString: stringList,
-  mesh: { type: 'string', minLength: 1 },
-  workloads: { type: 'string', minLength: 1 },
-  istioVersion: { type: 'string', pattern: ISTIO_VERSION_PATTERN },
-  revision: { type: 'string' },
-  nativeSidecars: { enum: ['auto', 'true', 'false'] },
-  mode: { enum: ['webhook', 'kube-inject'] },
-  kubeVersion: { type: 'string', pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$' },
-  env: { type: 'object', additionalProperties: { type: 'string' } },
+  ...inputProperties,
   merged: { type: 'boolean' },
   output: { enum: ['yaml', 'json'] },
   golden: { type: 'string', minLength: 1 },

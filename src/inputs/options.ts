@@ -9,7 +9,7 @@
 // Upstream: none (istioctl's, Helm's and the commands' input flags)
 
 import type { ChartSource } from '../istio/fromchart.js';
-import { parseIstioVersion, type IstioVersion } from '../istio/version.js';
+import { ISTIO_VERSION_PATTERN, parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { InputError } from '../yaml/load.js';
 import type { NativeSidecarsMode, RenderMode } from '../istio/inject.js';
 
@@ -74,37 +74,45 @@ export interface InputOption {
   key: keyof InjectorOptions;
   /** One line for --help. */
   help: string;
-  repeatable?: boolean;
-  /** Files (paths) the option names: resolved against a golden matrix's folder. */
-  files?: boolean;
+  /** What it takes: a file (a path, resolved against a golden matrix's folder), files (repeatable),
+   *  text, texts (repeatable), a switch, or KEY=VALUE entries (repeatable; a mapping in a matrix). */
+  value: 'file' | 'files' | 'string' | 'strings' | 'boolean' | 'map';
+  /** The only values it takes. */
+  choices?: readonly string[];
+  /** A regular expression its value must match. */
+  pattern?: string;
   /** Names the command line also takes (istioctl's): hidden from --help. */
   hiddenFlags?: string[];
   /** Which commands have it: every command that injects; those that read workloads; those that say whose injection. */
   group: 'injector' | 'workloads' | 'mode';
 }
 
+const KUBE_VERSION_PATTERN = '^v?\\d+\\.\\d+(\\.\\d+)?$';
+const NATIVE_SIDECARS_MODES = ['auto', 'true', 'false'] as const;
+const RENDER_MODE_NAMES = ['webhook', 'kube-inject'] as const;
+
 export const INPUT_OPTIONS: readonly InputOption[] = [
-  { flag: '--injector-configmap <file>', key: 'injectorConfigmap', files: true, group: 'injector', help: 'a file holding the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml, a List, helm template output): its data.config and data.values' },
-  { flag: '--injectConfigFile <file>', key: 'injectConfigFile', files: true, group: 'injector', help: "istioctl's: the ConfigMap's data.config alone (a file holding the ConfigMap is taken too)" },
-  { flag: '--template <file>', key: 'template', files: true, group: 'injector', help: 'an injection template file (instead of a ConfigMap)' },
-  { flag: '--chart <chart>', key: 'chart', files: true, group: 'injector', help: 'an istiod Helm chart (directory or .tgz): its rendered injector and mesh ConfigMaps are used' },
-  { flag: '--chart-values <file>', key: 'chartValues', files: true, repeatable: true, group: 'injector', help: 'values file for --chart, Helm -f style (repeatable)' },
-  { flag: '--chart-set <key=value>', key: 'chartSet', repeatable: true, group: 'injector', help: 'set a value of --chart, Helm --set style (repeatable)' },
-  { flag: '--chart-set-string <key=value>', key: 'chartSetString', repeatable: true, group: 'injector', help: 'set a value of --chart as a string (repeatable)' },
-  { flag: '--values <file>', key: 'values', files: true, hiddenFlags: ['--valuesFile'], group: 'injector', help: "injector values that replace the ConfigMap's data.values (JSON, YAML, an IstioOperator, or a file holding the ConfigMap)" },
-  { flag: '--values-file <file>', key: 'valuesFile', files: true, repeatable: true, group: 'injector', help: "values merged over the injector values, Helm's rules (repeatable)" },
-  { flag: '--iop <file>', key: 'iop', files: true, repeatable: true, group: 'injector', help: 'an IstioOperator: spec.values merged over the values, spec.meshConfig over the mesh config (repeatable)' },
-  { flag: '--set <key=value>', key: 'set', repeatable: true, group: 'injector', help: "override values, Helm's --set syntax (repeatable)" },
-  { flag: '--set-string <key=value>', key: 'setString', repeatable: true, group: 'injector', help: 'override values with strings (repeatable)' },
-  { flag: '--mesh <file>', key: 'mesh', files: true, hiddenFlags: ['--meshConfigFile'], group: 'injector', help: 'mesh config: a file holding the istio ConfigMap (data.mesh), MeshConfig YAML, or an IstioOperator' },
-  { flag: '--istio-version <version>', key: 'istioVersion', group: 'injector', help: 'the Istio release whose template data to build, e.g. 1.24 or master (default: detected from the templates)' },
-  { flag: '--kube-version <version>', key: 'kubeVersion', group: 'injector', help: "the cluster's Kubernetes version, e.g. 1.33" },
-  { flag: '--native-sidecars [mode]', key: 'nativeSidecars', group: 'injector', help: "istiod's ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (on for Istio 1.28+ on Kubernetes 1.33+)" },
-  { flag: '--revision <rev>', key: 'revision', group: 'injector', help: 'the istiod revision (.Revision); picks the -REV ConfigMaps where a file holds several' },
-  { flag: '--env <KEY=VALUE>', key: 'env', repeatable: true, group: 'injector', help: "istiod's environment as the template's env function sees it (repeatable)" },
-  { flag: '--mode <mode>', key: 'mode', group: 'mode', help: "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written" },
-  { flag: '-f, --filename <path>', key: 'filename', files: true, repeatable: true, hiddenFlags: ['--file'], group: 'workloads', help: 'workloads: a file, a directory of .yaml/.yml/.json files, or - for stdin (repeatable)' },
-  { flag: '-R, --recursive', key: 'recursive', group: 'workloads', help: 'read directories given with -f with their subdirectories' },
+  { flag: '--injector-configmap <file>', key: 'injectorConfigmap', value: 'file', group: 'injector', help: 'a file holding the istio-sidecar-injector ConfigMap (kubectl get cm -o yaml, a List, helm template output): its data.config and data.values' },
+  { flag: '--injectConfigFile <file>', key: 'injectConfigFile', value: 'file', group: 'injector', help: "istioctl's: the ConfigMap's data.config alone (a file holding the ConfigMap is taken too)" },
+  { flag: '--template <file>', key: 'template', value: 'file', group: 'injector', help: 'an injection template file (instead of a ConfigMap)' },
+  { flag: '--chart <chart>', key: 'chart', value: 'file', group: 'injector', help: 'an istiod Helm chart (directory or .tgz): its rendered injector and mesh ConfigMaps are used' },
+  { flag: '--chart-values <file>', key: 'chartValues', value: 'files', group: 'injector', help: 'values file for --chart, Helm -f style (repeatable)' },
+  { flag: '--chart-set <key=value>', key: 'chartSet', value: 'strings', group: 'injector', help: 'set a value of --chart, Helm --set style (repeatable)' },
+  { flag: '--chart-set-string <key=value>', key: 'chartSetString', value: 'strings', group: 'injector', help: 'set a value of --chart as a string (repeatable)' },
+  { flag: '--values <file>', key: 'values', value: 'file', hiddenFlags: ['--valuesFile'], group: 'injector', help: "injector values that replace the ConfigMap's data.values (JSON, YAML, an IstioOperator, or a file holding the ConfigMap)" },
+  { flag: '--values-file <file>', key: 'valuesFile', value: 'files', group: 'injector', help: "values merged over the injector values, Helm's rules (repeatable)" },
+  { flag: '--iop <file>', key: 'iop', value: 'files', group: 'injector', help: 'an IstioOperator: spec.values merged over the values, spec.meshConfig over the mesh config (repeatable)' },
+  { flag: '--set <key=value>', key: 'set', value: 'strings', group: 'injector', help: "override values, Helm's --set syntax (repeatable)" },
+  { flag: '--set-string <key=value>', key: 'setString', value: 'strings', group: 'injector', help: 'override values with strings (repeatable)' },
+  { flag: '--mesh <file>', key: 'mesh', value: 'file', hiddenFlags: ['--meshConfigFile'], group: 'injector', help: 'mesh config: a file holding the istio ConfigMap (data.mesh), MeshConfig YAML, or an IstioOperator' },
+  { flag: '--istio-version <version>', key: 'istioVersion', value: 'string', pattern: ISTIO_VERSION_PATTERN, group: 'injector', help: 'the Istio release whose template data to build, e.g. 1.24 or master (default: detected from the templates)' },
+  { flag: '--kube-version <version>', key: 'kubeVersion', value: 'string', pattern: KUBE_VERSION_PATTERN, group: 'injector', help: "the cluster's Kubernetes version, e.g. 1.33" },
+  { flag: '--native-sidecars [mode]', key: 'nativeSidecars', value: 'string', choices: NATIVE_SIDECARS_MODES, group: 'injector', help: "istiod's ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (on for Istio 1.28+ on Kubernetes 1.33+)" },
+  { flag: '--revision <rev>', key: 'revision', value: 'string', group: 'injector', help: 'the istiod revision (.Revision); picks the -REV ConfigMaps where a file holds several' },
+  { flag: '--env <KEY=VALUE>', key: 'env', value: 'map', group: 'injector', help: "istiod's environment as the template's env function sees it (repeatable)" },
+  { flag: '--mode <mode>', key: 'mode', value: 'string', choices: RENDER_MODE_NAMES, group: 'mode', help: "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written" },
+  { flag: '-f, --filename <path>', key: 'filename', value: 'files', hiddenFlags: ['--file'], group: 'workloads', help: 'workloads: a file, a directory of .yaml/.yml/.json files, or - for stdin (repeatable)' },
+  { flag: '-R, --recursive', key: 'recursive', value: 'boolean', group: 'workloads', help: 'read directories given with -f with their subdirectories' },
 ];
 
 // The table and the type name the same options: this fails to compile when one has an option the other lacks.
@@ -150,6 +158,16 @@ export interface NormalizedOptions {
   mode: RenderMode;
 }
 
+/** Whether an option may be given more than once. */
+export function repeatable(o: InputOption): boolean {
+  return o.value === 'files' || o.value === 'strings' || o.value === 'map';
+}
+
+/** Whether an option names files (resolved against a golden matrix's folder). */
+export function namesFiles(o: InputOption): boolean {
+  return o.value === 'file' || o.value === 'files';
+}
+
 /** The flag of an option, for messages. */
 export function flagOf(key: keyof InjectorOptions): string {
   return INPUT_OPTIONS.find((o) => o.key === key)!.flag.replace(/^-\w, /, '').split(' ')[0]!;
@@ -166,7 +184,6 @@ export function parseEnv(list: readonly string[]): Record<string, string> {
   return env;
 }
 
-const KUBE_VERSION = /^v?\d+\.\d+(\.\d+)?$/;
 
 function list<T>(v: T | readonly T[] | undefined): T[] {
   return v === undefined ? [] : Array.isArray(v) ? [...(v as readonly T[])] : [v as T];
@@ -224,7 +241,7 @@ export function normalizeOptions(given: InjectorOptions | Record<string, unknown
   } else if (version !== undefined) out.istioVersion = version as IstioVersion;
   const kube = o.kubeVersion;
   if (kube !== undefined) {
-    if (typeof kube !== 'string' || !KUBE_VERSION.test(kube)) throw new InputError(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${String(kube)}"`);
+    if (typeof kube !== 'string' || !new RegExp(KUBE_VERSION_PATTERN).test(kube)) throw new InputError(`--kube-version wants MAJOR.MINOR (e.g. 1.33), not "${String(kube)}"`);
     out.kubeVersion = kube;
   }
   if (o.revision !== undefined) out.revision = String(o.revision);

@@ -52,7 +52,7 @@ describe('matrix', () => {
     expect(m.cases.map((c) => c.name)).toEqual(['single', '1.20-default-deploy', '1.20-hold-deploy', '1.24-default-deploy', '1.24-hold-deploy']);
     const hold = m.cases.find((c) => c.name === '1.24-hold-deploy')!;
     expect(hold.set).toEqual(['global.a=1', 'global.proxy.holdApplicationUntilProxyStarts=true']);
-    expect(hold.injectorConfigMap).toBe(path.join(dir, 'cm24.yaml'));
+    expect(hold.injectorConfigmap).toBe(path.join(dir, 'cm24.yaml'));
     expect(hold.goldenPath).toBe(path.join(dir, 'out', '1.24-hold-deploy.yaml'));
     expect(hold.compare).toBe('exact');
   });
