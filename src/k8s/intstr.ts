@@ -2,7 +2,7 @@
 // either a JSON number or a JSON string.
 //
 // Mirrors: k8s.io/apimachinery pkg/util/intstr/intstr.go
-// Proven by: test/istio/model.test.ts, test/vectors/istio/typed.jsonl
+// Proven by: test/istio/model.test.ts
 
 import { GoNum, RecordStruct, T, ptrTo, type GoType, type GoValue, GoStruct, intValue } from '../go/reflect/value.js';
 import { field, mismatch, namedType, registerCodec, structType } from '../go/encoding/json/structs.js';

@@ -2,7 +2,7 @@
 // Go strings are bytes: functions that index (trunc, substr, abbrev, wrap, nospace, initials)
 // work on the UTF-8 encoding exactly as the Go code does.
 //
-// Mirrors: github.com/Masterminds/sprig/v3 strings.go;
+// Mirrors: github.com/Masterminds/sprig/v3 {strings,functions}.go;
 //          github.com/Masterminds/goutils {stringutils,wordutils}.go; github.com/huandu/xstrings convert.go
 // Proven by: test/vectors/sprig/strings.jsonl, test/vectors/regress/sprig-strings.jsonl
 

@@ -3,7 +3,7 @@
 //   const t = new Template('t').funcs(myFuncs).parse('Hello {{ .name }}');
 //   t.execute({ name: 'world' });            // "Hello world"
 //
-// Mirrors: go1.19 src/text/template/{template,helper,option}.go
+// Mirrors: go1.19 src/text/template/{template,option}.go
 // Proven by: test/template/api.test.ts, test/vectors/template/missingkey.jsonl
 
 import { ExecError, GoPanic, ParseError, TemplateError } from './errors.js';
