@@ -64,13 +64,14 @@ function runShell(code: string): { code: number | null; stdout: string; stderr: 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The package's entry points as package.json exports them, each mapped from dist/ to its source file. */
+const entries = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports as Record<string, { default: string }>;
+
 /** Run a TypeScript example with the package's imports pointed at src/, printing into a buffer. */
 async function runTs(code: string, name: string): Promise<string> {
-  // each entry as package.json's exports name it, its dist/ file mapped back to the source
-  const exportsMap = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> }).exports;
   const rewritten = code.replace(/from '(sidecar-render(?:\/[a-z]+)?)'/g, (_m, spec: string) => {
-    const entry = exportsMap['.' + spec.slice('sidecar-render'.length)];
-    if (!entry) throw new Error(`README imports ${spec}, which package.json does not export`);
+    const entry = entries[`.${spec.slice('sidecar-render'.length)}`];
+    if (!entry) throw new Error(`README: ${spec} is not an entry point of package.json`);
     const source = entry.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
     return `from '${pathToFileURL(join(root, source)).href}'`;
   });

@@ -3,6 +3,9 @@
 // chart's top-level object. Helm runs them in its own order (deepest path first, then names in
 // reverse), and the objects are shared and mutable: a template that runs `set $ "Values" ...` changes
 // what the templates after it see. Istio's charts rely on both (zzz_profile.yaml runs first).
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/engine/engine.go
+// Proven by: test/helm/chart.test.ts, test/helm/istio-charts.test.ts
 
 import { ExecError, ParseError, Template, type ExecLimits } from '../go/text/template/template.js';
 import { isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';

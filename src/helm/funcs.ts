@@ -11,6 +11,9 @@
 // `template` is called when include/tpl run (not when the map is built), so the map can be made
 // before the set is parsed. include runs a template of that set; tpl clones the set, parses its text
 // into the clone under the set's name and executes it, as Helm does.
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/engine/{funcs,engine}.go
+// Proven by: test/vectors/helm/funcs.jsonl
 
 import { checkExpandedSize } from '../guard/limits.js';
 import { funcMap, def, newMap, withType, GoError, GoNil, SLICE_IFACE, MAP_STRING_IFACE, type FuncMap, type GoValue } from '../go/reflect/value.js';

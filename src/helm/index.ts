@@ -8,6 +8,8 @@
 // Public API
 //   loadChart(dirOrTgz) → Chart                   renderChart(chart | path, options) → ChartRender
 //   coalesceChartValues, mergeMaps, applyHelmSet   sortManifests, splitManifests, templateOutput, showOnly
+//
+// Upstream: none (the library's `helm template`: a chart and values in, Helm's text out)
 
 import { readFileSync } from 'node:fs';
 import type { GoMap, GoValue } from '../go/reflect/value.js';

@@ -3,6 +3,10 @@
 // each file split into documents, hooks (helm.sh/hook) apart, manifests stably sorted by kind in
 // install order (a file's documents keep their order, files are taken by name), each printed as
 // "---\n# Source: FILE\nDOC\n"; then hooks; --show-only picks documents by file pattern.
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/releaseutil/{manifest,manifest_sorter,kind_sorter}.go, pkg/action/action.go
+//          (renderResources), cmd/helm/template.go
+// Proven by: test/helm/chart.test.ts
 
 import { isMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { yamlToGo } from '../yaml/decode.js';

@@ -1,5 +1,8 @@
 // The two pattern languages a chart meets: Go's path/filepath.Match (.helmignore rules, `helm template
 // --show-only`) and gobwas/glob with '/' as separator (.Files.Glob, where `**` crosses directories).
+//
+// Mirrors: go1.19 src/path/filepath/match.go; github.com/gobwas/glob {glob,compiler/compiler}.go
+// Proven by: test/helm/chart.test.ts
 
 /** Go's filepath.Match on '/'-separated names: `*` and `?` never match '/'; `[...]` classes, `\` escapes.
  *  A malformed pattern matches nothing (Go returns ErrBadPattern, which callers treat as no match). */

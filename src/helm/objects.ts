@@ -2,6 +2,9 @@
 // .Chart (chart.Metadata, plus IsRoot), .Release (a map), .Capabilities (chartutil.Capabilities with
 // KubeVersion and APIVersions.Has), .Files (engine.files: Get, GetBytes, Glob, Lines, AsConfig,
 // AsSecrets) and .Template (a map of Name and BasePath).
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{values,capabilities}.go, pkg/engine/files.go, pkg/chart/metadata.go
+// Proven by: test/helm/chart.test.ts
 
 import * as path from 'node:path';
 import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';

@@ -1,5 +1,8 @@
 // values.schema.json: each chart's coalesced values checked against its schema (ajv), failures worded
 // as Helm words them (gojsonschema's "- FIELD: DESCRIPTION" lines under the chart's name).
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/jsonschema.go
+// Proven by: test/helm/chart.test.ts
 
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';

@@ -5,6 +5,9 @@
 //   --set-string a.b=c   the same syntax, every value a string
 //
 // Values end up as the JSON istiod decodes from the ConfigMap, so integers are plain numbers here.
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/strvals/parser.go, pkg/cli/values/options.go (mergeMaps)
+// Proven by: test/istio/setvalues.test.ts
 
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
 import { clone, isObject, newObject, own } from '../go/encoding/json/value.js';

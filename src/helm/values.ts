@@ -9,6 +9,9 @@
 //                 its parent's table under the subchart's name over its own values.yaml
 //
 // Values are Go values (maps with no prototype, numbers float64 as sigs.k8s.io/yaml decodes them).
+//
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{coalesce,dependencies}.go, pkg/cli/values/options.go
+// Proven by: test/helm/chart.test.ts, test/helm/istio-charts.test.ts
 
 import { copyData } from '../go/text/template/copy.js';
 import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';

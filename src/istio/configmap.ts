@@ -11,6 +11,8 @@
 //   injectorConfigFromDocument(doc)     data.config as a loaded (possibly embedded) document
 //   loadValuesFile(text, file)          a values file (JSON or YAML) → { values, doc }; valuesFromDocument(doc)
 //   SIDECAR_TEMPLATE = 'sidecar'
+//
+// Upstream: none (reads the injector ConfigMap or its parts, keeping where each template starts)
 
 import { InputError, loadYamlDocuments, loadYamlDocumentsByKind, type LoadedDocument } from '../yaml/load.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';

@@ -6,6 +6,8 @@
 //
 //   const { injector, mesh } = chartConfigMaps({ chart: 'charts/istiod', set: ['revision=canary'] });
 //   loadInjectorConfigMap(injector.text, injector.name)
+//
+// Upstream: none (the injector and mesh ConfigMaps an istiod chart renders, as exported files)
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

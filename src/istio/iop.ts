@@ -2,6 +2,9 @@
 // they are, spec.meshConfig as values.meshConfig, spec.hub/tag as global.hub/tag, spec.revision as
 // revision, spec.namespace as global.istioNamespace, spec.profile as the charts' `profile` value
 // (charts from Istio 1.22 carry the profiles as files/profile-NAME.yaml).
+//
+// Mirrors: istio.io/istio 1.24 operator/pkg/render/manifest.go (MergeInputs, translateIstioOperatorToHelm)
+// Proven by: test/helm/chart.test.ts
 
 import { isMap, newMap, type GoMap } from '../go/reflect/value.js';
 import { loadYamlDocuments } from '../yaml/load.js';

@@ -15,6 +15,10 @@
 //   protoToJSON(v, opts?)                    jsonpb output text (field order, names, int64 as strings, durations)
 //   duration(seconds, nanos) / parseDuration / formatDurationProto
 //   WKT: Duration, BoolValue, Int32Value, ... types are per-flavour: gogoTypes / v2Types
+//
+// Mirrors: github.com/golang/protobuf jsonpb/{encode,decode}.go; github.com/gogo/protobuf jsonpb/jsonpb.go;
+//          istio.io/istio pkg/util/protomarshal/protomarshal.go (ApplyYAML)
+// Proven by: test/parity/own.test.ts, test/istio/model.test.ts
 
 import {
   GoNil,

@@ -7,6 +7,9 @@
 //   env         reads the environment map the caller gives, never the process environment
 // Functions that take Kubernetes types (annotation, includeInboundPorts, applicationPorts) declare
 // the Go types of src/k8s, so a wrong argument fails the way Go's reflection does.
+//
+// Mirrors: istio.io/istio pkg/kube/inject/template.go
+// Proven by: test/vectors/istio/
 
 import {
   GoFunc,

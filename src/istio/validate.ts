@@ -8,6 +8,8 @@
 //                                      also every field the release's MeshConfig/ProxyConfig does not have
 //   validateProxyConfigAnnotation(raw, doc?, version?)   a pod's proxy.istio.io/config
 //   formatProblem(p)                   "file:line:col: warning: ..." one line
+//
+// Upstream: none (checks values and mesh config against the schemas, reporting file:line:col)
 
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';

@@ -14,6 +14,8 @@
 //                                          containers (or with ill-typed container lists) is an InputError
 //   WORKLOAD_KINDS
 //   workloadLabel(w)       "Deployment default/web" for messages
+//
+// Upstream: none (reads workloads from input files and reduces each to its pod template)
 
 import { InputError, loadYamlDocuments, movedDocument, type LoadedDocument, type Position } from '../yaml/load.js';
 

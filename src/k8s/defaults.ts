@@ -7,6 +7,9 @@
 // Public API
 //   applyKubeDefaults(pod)        the pod ({metadata, spec} JSON) with the defaults filled in (a copy)
 //   defaultImagePullPolicy(image) Always for an image whose tag is (or defaults to) latest, else IfNotPresent
+//
+// Mirrors: k8s.io/kubernetes pkg/apis/core/v1/{defaults,zz_generated.defaults}.go
+// Proven by: test/istio/webhook-overrides.test.ts
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,8 @@
 // k8s.io/apimachinery/pkg/util/intstr.IntOrString: a struct {Type, IntVal, StrVal} that marshals as
 // either a JSON number or a JSON string.
+//
+// Mirrors: k8s.io/apimachinery pkg/util/intstr/intstr.go
+// Proven by: test/istio/model.test.ts
 
 import { GoNum, RecordStruct, T, ptrTo, type GoType, type GoValue, GoStruct, intValue } from '../go/reflect/value.js';
 import { field, mismatch, namedType, registerCodec, structType } from '../go/encoding/json/structs.js';

@@ -1,4 +1,7 @@
 // k8s.io/apimachinery/pkg/apis/meta/v1 types that injection templates see (package name "v1").
+//
+// Mirrors: k8s.io/apimachinery pkg/apis/meta/v1/{types,time}.go, pkg/types/namespacedname.go
+// Proven by: test/vectors/istio/typed.jsonl
 
 import { GoStruct, T, MAP_STRING_STRING, SLICE_STRING, ptrTo, sliceOf, type GoType, type GoValue } from '../go/reflect/value.js';
 import { GoJsonError, field, registerCodec, structType } from '../go/encoding/json/structs.js';

@@ -1,5 +1,8 @@
 // k8s.io/apimachinery/pkg/api/resource.Quantity: parsed from a string or number, marshalled as its
 // canonical string ("0.5" → "500m", "1024Mi" → "1Gi").
+//
+// Mirrors: k8s.io/apimachinery pkg/api/resource/{quantity,amount,suffix}.go
+// Proven by: test/istio/model.test.ts, test/istio/merged-postprocess.test.ts
 
 import { GoStruct, T, ptrTo, type GoType, type GoValue } from '../go/reflect/value.js';
 import { GoJsonError, registerCodec, structType } from '../go/encoding/json/structs.js';

@@ -4,6 +4,11 @@
 // `creationTimestamp: null`) and none of the omitempty ones the input spelled out (`paused: false`).
 // Parts no injection touches (volume claim templates, rollout parameters, conditions) are interface{}
 // data: kept as given.
+//
+// Mirrors: k8s.io/api apps/v1/types.go, batch/v1/types.go, core/v1/types.go (Pod, ReplicationController);
+//          github.com/openshift/api apps/v1/types.go (DeploymentConfig);
+//          istio.io/istio pkg/kube/inject/inject.go (injectScheme)
+// Proven by: test/istio/kube-inject.test.ts, test/istio/inject-conformance.test.ts
 
 import { T, MAP_STRING_STRING, SLICE_STRING, ptrTo, sliceOf, type GoType, type StructField } from '../go/reflect/value.js';
 import { decodeGo, field, structType } from '../go/encoding/json/structs.js';

@@ -1,5 +1,8 @@
 // bcrypt ($2a$, as golang.org/x/crypto/bcrypt produces it) on a Blowfish whose initial P-array
 // and S-boxes are computed: they are the fractional hexadecimal digits of pi, in order.
+//
+// Mirrors: golang.org/x/crypto bcrypt/bcrypt.go, blowfish/{block,cipher,const}.go
+// Proven by: test/funcs/sprig/injected.test.ts, test/vectors/sprig/crypto.jsonl
 
 import { checkDeadline } from '../guard/limits.js';
 

@@ -3,6 +3,9 @@
 // system's secure random source, as Go's crypto/rand (a key from an injected, repeatable source would
 // be no key at all); certificates are the DER Go's x509.CreateCertificate writes for Sprig's template:
 // the same fields, extensions and encodings, signed with node:crypto.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 crypto.go (keys and certificates); go1.19 src/crypto/x509/x509.go (CreateCertificate)
+// Proven by: test/vectors/sprig/certs.jsonl, test/funcs/sprig/certs.test.ts
 
 import {
   X509Certificate,

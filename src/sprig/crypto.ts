@@ -1,5 +1,8 @@
 // Sprig's crypto functions (crypto.go): hashes, derivePassword (scrypt), AES-CBC with an injected
 // random IV, bcrypt/htpasswd with an injected random salt; keys and certificates are in certs.ts.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 crypto.go
+// Proven by: test/vectors/sprig/crypto.jsonl, test/vectors/regress/sprig-crypto.jsonl
 
 import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';

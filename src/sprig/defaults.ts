@@ -1,5 +1,8 @@
 // Sprig's defaults group (defaults.go): default, empty, coalesce, all, any, ternary and the JSON
 // functions, which use the shared encoding/json implementation.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 defaults.go
+// Proven by: test/vectors/sprig/defaults.jsonl
 
 import { goJsonMarshal, goJsonMarshalChecked, GoJsonError, parseJson } from '../go/encoding/json/json.js';
 import { def, type FuncMap, type GoValue } from '../go/reflect/value.js';

@@ -1,5 +1,8 @@
 // Sprig's dictionary functions (dict.go), including mergo's Merge/MergeWithOverwrite semantics for
 // map[string]interface {} and copystructure's deep copy.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 dict.go; github.com/imdario/mergo merge.go; github.com/mitchellh/copystructure copystructure.go
+// Proven by: test/vectors/sprig/dicts.jsonl
 
 import { PathTracker, checkExpandedSize } from '../guard/limits.js';
 import { FRESH_MAP_FUNCS } from '../go/text/template/exec.js';

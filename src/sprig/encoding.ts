@@ -1,4 +1,7 @@
 // Sprig's base64/base32 functions. Decoding errors are returned as the result text, as Sprig does.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 strings.go (base64/base32 functions); go1.19 src/encoding/{base64/base64,base32/base32}.go
+// Proven by: test/vectors/sprig/encoding.jsonl
 
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { fromUtf8, table, utf8 } from './util.js';

@@ -1,5 +1,8 @@
 // Sprig v3's TxtFuncMap, assembled from one table per Sprig group. Adding a function is adding an
 // entry to its group's table.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 functions.go (TxtFuncMap)
+// Proven by: test/vectors/sprig/
 
 import { funcMap, type FuncMap } from '../go/reflect/value.js';
 import { cryptoFuncs } from './crypto.js';

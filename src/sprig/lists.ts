@@ -1,4 +1,7 @@
 // Sprig's list functions (list.go). Lists are any slice or array; results are []interface {}.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 list.go
+// Proven by: test/vectors/sprig/lists.jsonl
 
 import { checkDeadline, checkListLength } from '../guard/limits.js';
 import {

@@ -1,5 +1,8 @@
 // Sprig's integer and float math (numeric.go), with spf13/cast conversions and shopspring/decimal
 // arithmetic for the *f functions.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 numeric.go; github.com/spf13/cast caste.go; github.com/shopspring/decimal decimal.go
+// Proven by: test/vectors/sprig/numeric.jsonl
 
 import { checkListLength } from '../guard/limits.js';
 import { sprint } from '../go/fmt/print.js';

@@ -1,5 +1,8 @@
 // Sprig's env/expandenv (reading an explicit environment map, never the process's), getHostByName
 // (no DNS: always ""), and fail.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 functions.go (env, expandenv, fail), network.go; go1.19 src/os/env.go (Expand)
+// Proven by: test/vectors/sprig/os.jsonl, test/funcs/sprig/injected.test.ts
 
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { fail, table, type SprigContext } from './util.js';

@@ -1,4 +1,7 @@
 // Sprig's path functions: Go's path package, and path/filepath as it behaves on Linux (the same).
+//
+// Mirrors: github.com/Masterminds/sprig/v3 functions.go (path functions); go1.19 src/path/path.go, src/path/filepath/path.go
+// Proven by: test/vectors/sprig/paths.jsonl
 
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { table } from './util.js';

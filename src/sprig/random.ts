@@ -1,5 +1,9 @@
 // Sprig's random strings (goutils' CryptoRandom*), uuidv4 and randBytes, drawing from the injected
 // random source instead of crypto/rand so that tests are reproducible.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 strings.go (rand*), crypto.go (uuidv4, randBytes);
+//          github.com/Masterminds/goutils cryptorandomstringutils.go
+// Proven by: test/funcs/sprig/injected.test.ts
 
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { isDigit, isLetter, panic, table, type SprigContext } from './util.js';

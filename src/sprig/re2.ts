@@ -1,5 +1,7 @@
 // re2js, loaded on first use: it is a large module, and most renders call no regular-expression or
 // semver function, so the CLI does not pay for loading it at start-up.
+//
+// Upstream: none (loads re2js on first use)
 
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';

@@ -1,4 +1,7 @@
 // Sprig's reflection and conversion helpers (reflect.go, toString).
+//
+// Mirrors: github.com/Masterminds/sprig/v3 reflect.go
+// Proven by: test/vectors/sprig/reflect.jsonl
 
 import { def, type FuncMap, type GoValue } from '../go/reflect/value.js';
 import { deepEqual, kindOf, strval, table, typeName } from './util.js';

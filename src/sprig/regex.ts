@@ -1,5 +1,8 @@
 // Sprig's regular-expression functions (regex.go) on RE2 semantics via re2js, with Go's regexp
 // iteration rules (FindAll, ReplaceAll, Split) and its $-expansion, written out here.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 regex.go; go1.19 src/regexp/regexp.go (FindAll, ReplaceAll, Split, Expand)
+// Proven by: test/vectors/sprig/regex.jsonl, test/vectors/regress/sprig-regex.jsonl
 
 import type { RE2JS } from 're2js';
 import { re2 } from './re2.js';

@@ -1,5 +1,8 @@
 // Sprig's semver and semverCompare: Masterminds/semver v3 versions and constraints. The version
 // and constraint grammars are RE2 patterns, matched with re2js as Go's regexp matches them.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 semver.go; github.com/Masterminds/semver/v3 {version,constraints}.go
+// Proven by: test/vectors/sprig/semver.jsonl
 
 import type { RE2JS } from 're2js';
 import { re2 } from './re2.js';

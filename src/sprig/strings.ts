@@ -1,6 +1,10 @@
 // Sprig's string functions (strings.go and the goutils/xstrings helpers it wraps).
 // Go strings are bytes: functions that index (trunc, substr, abbrev, wrap, nospace, initials)
 // work on the UTF-8 encoding exactly as the Go code does.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 {strings,functions}.go;
+//          github.com/Masterminds/goutils {stringutils,wordutils}.go; github.com/huandu/xstrings convert.go
+// Proven by: test/vectors/sprig/strings.jsonl, test/vectors/regress/sprig-strings.jsonl
 
 import { sprintf } from '../go/fmt/print.js';
 import { normalizeGoString } from '../go/strconv/strconv.js';

@@ -1,4 +1,7 @@
 // Sprig's string-list functions: split/splitList/splitn, join, toStrings, sortAlpha.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 strings.go (split, splitn, join, strslice), list.go (sortAlpha), functions.go (splitList)
+// Proven by: test/vectors/sprig/stringslice.jsonl
 
 import { checkStringSize } from '../guard/limits.js';
 import {

@@ -1,5 +1,8 @@
 // Sprig's urlParse and urlJoin over a port of Go's net/url Parse and URL.String. The URL code works
 // on Go's bytes, held here as "binary" JS strings (one char per byte).
+//
+// Mirrors: github.com/Masterminds/sprig/v3 url.go; go1.19 src/net/url/url.go (Parse, URL.String)
+// Proven by: test/vectors/sprig/url.jsonl
 
 import { fromGoBytes, goBytes, quote } from '../go/strconv/strconv.js';
 import { def, isMap, mapGet, mapHas, newMap, type FuncMap, type GoMap, type GoValue } from '../go/reflect/value.js';

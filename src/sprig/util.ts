@@ -1,5 +1,8 @@
 // Shared helpers for the Sprig functions: Go's reflection view of a GoValue (kind, %T name,
 // emptiness, DeepEqual), spf13/cast conversions, UTF-8 byte handling and Go's panics.
+//
+// Mirrors: github.com/Masterminds/sprig/v3 strings.go (strval); github.com/spf13/cast caste.go; go1.19 src/reflect/deepequal.go
+// Proven by: test/vectors/sprig/
 
 import { GoPanic } from '../go/text/template/errors.js';
 import { checkStringSize } from '../guard/limits.js';

@@ -5,6 +5,11 @@
 //
 // The YAML syntax is read by the `yaml` package; resolution, aliases, merges and the conversion are
 // yaml.v2's. Syntax error texts are mapped onto yaml.v2's wording for the common cases only.
+//
+// Mirrors: gopkg.in/yaml.v2 {yaml,decode}.go; sigs.k8s.io/yaml yaml.go (Unmarshal, yamlToJSON);
+//          helm.sh/helm/v3 v3.17 pkg/engine/funcs.go (fromYaml, fromYamlArray, fromJson, fromJsonArray)
+// Proven by: test/vectors/yaml/, test/yaml/v2-inputs/, test/vectors/regress/yaml-decode.jsonl,
+//            test/vectors/regress/yaml-errors.jsonl
 
 import type { Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';

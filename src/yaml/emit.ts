@@ -3,6 +3,9 @@
 // goJsonMarshal, a JSON parse that keeps number literals, and an emitter that makes yaml.v2's
 // choices (libyaml's emitter as yaml.v2 ports it): key order, scalar styles, indentation, folding
 // at 80 columns, escapes.
+//
+// Mirrors: gopkg.in/yaml.v2 {encode,emitterc,sorter}.go; sigs.k8s.io/yaml yaml.go (Marshal, JSONToYAML)
+// Proven by: test/vectors/yaml/toyaml.jsonl, test/vectors/yaml/roundtrip.jsonl
 
 import { GO_TYPE, GoNum, isIntKind, isUintKind, sortKeys, type GoMap, type GoType, type GoValue } from '../go/reflect/value.js';
 import { goJsonMarshal, jsonFloat, jsonQuote, parseJsonRaw, type JsonRawNode } from '../go/encoding/json/json.js';

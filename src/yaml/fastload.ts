@@ -7,6 +7,8 @@
 //
 // It also remembers where each document (and each `items` entry of a List) starts and ends, so
 // that positions can be found later by reading just that slice again.
+//
+// Upstream: none (the fast block-YAML reader of the input layer, with lazy positions)
 
 import { SLICE_IFACE, newMap, withType } from '../go/reflect/value.js';
 import { resolvePlain as resolveV2 } from './resolve.js';

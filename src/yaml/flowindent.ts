@@ -4,6 +4,8 @@
 // by folding either way, so indenting such lines changes no value: the readers parse the text again
 // with them indented when the first parse fails. Lines that are document markers (`---`, `...` at
 // column 0) are left alone, as yaml.v2 stops there too.
+//
+// Upstream: none (lets the yaml package read quoted and flow lines that libyaml takes at any indentation)
 
 /** Text with continuation lines of quoted scalars and flow collections indented to the column where
  *  their node starts, and the spaces added per 1-based line; undefined when no line needed it.

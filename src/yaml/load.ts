@@ -15,6 +15,8 @@
 //   loadYamlDocument(input, file, opts?)         exactly one
 //   unpositioned(value, file)                    a LoadedDocument for data that has no text
 //   LoadedDocument { value, file, positionOf, where, errorAt, blockScalarAt, embedded, sub }
+//
+// Upstream: none (the input layer: YAML and JSON files to Go values, with positions and one-line errors)
 
 import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';

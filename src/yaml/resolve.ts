@@ -1,6 +1,9 @@
 // yaml.v2's implicit scalar resolution (resolve.go): which plain scalars are bools, nulls, ints,
 // floats, timestamps or the merge key. The emitter asks it whether a string must be quoted; the
 // decoder asks it what a plain scalar means.
+//
+// Mirrors: gopkg.in/yaml.v2 resolve.go
+// Proven by: test/vectors/yaml/, test/yaml/v2-inputs/
 
 import { parseGoFloat, parseGoInt, parseGoUint } from '../go/strconv/ftoa.js';
 

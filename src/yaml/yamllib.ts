@@ -1,5 +1,7 @@
 // The `yaml` package, loaded on first use. Inputs that the fast loader (fastload.ts) reads, and
 // template output, never need it; loading its CommonJS build costs the CLI about 17 ms at start-up.
+//
+// Upstream: none (loads the yaml package on first use)
 
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';

@@ -2,6 +2,9 @@
 // verbs, flags, width and precision (also `*`), argument indexes, Stringer/error methods and every
 // %!verb(...) error form. The printer mirrors the structure of Go's fmt: a per-call state holding the
 // flags, `printArg` for an operand and `printValue` for the values reached inside it.
+//
+// Mirrors: go1.19 src/fmt/{print,format}.go
+// Proven by: test/vectors/fmt/, test/template/fmt.cases.jsonl
 
 import { LimitExceeded, PathTracker, checkExpandedSize, currentLimits } from '../../guard/limits.js';
 import {

@@ -14,6 +14,10 @@
 //   GoFunc              a function value (for `call`, and every function-map entry)
 //
 // Maps are read with own-property checks only (see mapGet): no prototype is reachable from a template.
+//
+// Mirrors: go1.19 src/reflect/{type,value}.go (kinds, type strings, Zero); go1.19 src/internal/fmtsort/sort.go
+//          (map key order); go1.19 src/text/template/exec.go (IsTrue)
+// Proven by: test/vectors/template/, test/vectors/fmt/
 
 import { goBytes } from '../strconv/strconv.js';
 

@@ -1,6 +1,9 @@
 // The few pieces of Go's strconv that encoding/json and yaml.v2 depend on: shortest float formatting
 // ('e', 'f', 'g' with precision -1) and ParseInt/ParseUint/ParseFloat as yaml.v2's resolver calls them
 // (ParseInt/ParseUint and underscoreOK are src/go/strconv/strconv.ts's).
+//
+// Mirrors: go1.19 src/strconv/{ftoa,atof}.go (shortest formatting; ParseFloat as yaml.v2 resolve.go calls it)
+// Proven by: test/vectors/yaml/
 
 import { underscoreOK } from './strconv.js';
 

@@ -1,4 +1,7 @@
 // The pieces of Go's strconv the parser and error texts need: Quote, Unquote, UnquoteChar and %#U.
+//
+// Mirrors: go1.19 src/strconv/{quote,isprint}.go; go1.19 src/fmt/format.go (fmtUnicode, for %#U)
+// Proven by: test/vectors/template/lex-literals.jsonl, test/vectors/template/parse-errors.jsonl
 
 import { fromGoBytes } from './strconv.js';
 

@@ -5,6 +5,9 @@
 // A byte that is not part of valid UTF-8 (Go "\xff") is held as the lone surrogate U+DC00+byte
 // (the "surrogateescape" convention), so a byte string survives the round trip
 // goBytes(fromGoBytes(b)) unchanged and every invalid byte counts as one rune, as in Go.
+//
+// Mirrors: go1.19 src/strconv/{ftoa,itoa,quote,isprint,atoi}.go; go1.19 src/unicode/utf8/utf8.go
+// Proven by: test/vectors/fmt/, test/template/fmt.cases.jsonl
 
 // ---------- Go strings as bytes ----------
 

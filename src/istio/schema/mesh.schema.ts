@@ -1,5 +1,7 @@
 // JSON Schema for the mesh config fields the model reads (the rest is checked by the protobuf parser in
 // proto.ts: unknown fields warn, wrong types fail as jsonpb would).
+//
+// Upstream: none (the JSON Schema of the mesh config fields the model reads)
 
 const str = { type: 'string' };
 const bool = { type: 'boolean' };

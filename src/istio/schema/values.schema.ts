@@ -1,6 +1,8 @@
 // JSON Schema for the injector values the model and the injection templates read. Objects that are
 // listed with `additionalProperties: false` report unknown keys (as warnings: Istio ignores them); a
 // wrong type is an error (the template would render something istiod never would).
+//
+// Upstream: none (the JSON Schema of the injector values the model and templates read)
 
 const str = { type: 'string' };
 const bool = { type: 'boolean' };

@@ -1,6 +1,10 @@
 // Go's encoding/json over the Go value model: Marshal (with MarshalIndent and SetEscapeHTML(false)
 // variants) and Unmarshal into interface{} / map[string]interface{} / []interface{}, with Go's exact
 // output bytes and error texts (Go 1.19).
+//
+// Mirrors: go1.19 src/encoding/json/{encode,decode,scanner,indent}.go
+// Proven by: test/vectors/helm/json.jsonl, test/vectors/regress/json-invalid-utf8.jsonl,
+//            test/vectors/hardening/deep-json.jsonl
 
 import {
   sortKeys,

@@ -20,6 +20,10 @@
 //     named strings); named integer types are GoNum with their named GoType.
 //   - An embedded field with a json name (ObjectMeta `json:"metadata"`) is promoted in Go but not inlined
 //     in JSON; only embedded fields with json '' are inlined.
+//
+// Mirrors: go1.19 src/encoding/json/{encode,decode,tags}.go (struct fields, tags, omitempty, embedding,
+//          UnmarshalTypeError)
+// Proven by: test/yaml/json.test.ts, test/istio/pointers.test.ts, test/istio/overlay-types/
 
 import {
   GoNil,

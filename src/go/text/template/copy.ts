@@ -2,6 +2,8 @@
 // a template may rely on that within one render; the caller's objects must never change. So the
 // outermost execution works on a copy of the maps and slices it was given; nested executions (Helm's
 // include and tpl) share that copy, so changes stay visible across them as in Go.
+//
+// Upstream: none (an execution's own copy of the caller's maps and slices; Go works on them in place)
 
 import { GO_TYPE, newMap, type GoMap, type GoType, type GoValue } from '../../reflect/value.js';
 

@@ -1,4 +1,7 @@
 // Errors raised by the template engine. `message` is always Go's exact error text.
+//
+// Mirrors: go1.19 src/text/template/exec.go (ExecError, errorf); go1.19 src/text/template/funcs.go (safeCall)
+// Proven by: test/vectors/template/exec-errors.jsonl, test/vectors/template/parse-errors.jsonl
 
 /** Common base: the template whose source holds the error and the position (col is 0 when Go gives none). */
 export class TemplateError extends Error {

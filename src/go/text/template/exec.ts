@@ -2,6 +2,9 @@
 // for step (same evaluation order, same `s.at(node)` bookkeeping for error contexts, same checks), but
 // walk no tree at run time. Variables are resolved to frame slots at compile time (Go's scoping is
 // lexical, so its run-time variable stack always agrees with the slots).
+//
+// Mirrors: go1.19 src/text/template/exec.go
+// Proven by: test/vectors/template/
 
 import { ExecError } from './errors.js';
 import { formatValue, isPrintable } from '../../fmt/print.js';

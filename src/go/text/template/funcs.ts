@@ -1,6 +1,9 @@
 // The builtin functions of text/template (Go's funcs.go), with Go's argument rules and error texts.
 // Parameters typed reflect.Value receive the raw value: undefined for an invalid value, null for a nil
 // interface.
+//
+// Mirrors: go1.19 src/text/template/funcs.go
+// Proven by: test/vectors/template/
 
 import { sprint, sprintf, sprintln, formatValue } from '../../fmt/print.js';
 import { isPrint } from '../../strconv/quote.js';

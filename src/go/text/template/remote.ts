@@ -5,6 +5,8 @@
 // index (shared and cyclic values stay shared and cyclic), and rebuilt on the other side. What cannot
 // be rebuilt faithfully (functions, types with methods or their own JSON encoding, struct kinds other
 // than RecordStruct) is refused with the reason.
+//
+// Upstream: none (Go values and template errors carried to the big-stack thread and back)
 
 import { GO_TYPE, GoFunc, GoNil, GoNum, GoStruct, RecordStruct, T, mapOf, newMap, ptrTo, sliceOf, type GoMap, type GoType, type GoValue, type StructField } from '../../reflect/value.js';
 import { ExecError, GoPanic, ParseError, TemplateError } from './errors.js';

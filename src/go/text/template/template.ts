@@ -2,6 +2,9 @@
 //
 //   const t = new Template('t').funcs(myFuncs).parse('Hello {{ .name }}');
 //   t.execute({ name: 'world' });            // "Hello world"
+//
+// Mirrors: go1.19 src/text/template/{template,option}.go
+// Proven by: test/template/api.test.ts, test/vectors/template/missingkey.jsonl
 
 import { ExecError, GoPanic, ParseError, TemplateError } from './errors.js';
 import { ExecLimits, FRESH_MAP_FUNCS, LimitError, MissingKey, compileTree, execute as run, type ExecSet } from './exec.js';

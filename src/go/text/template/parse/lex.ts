@@ -1,6 +1,9 @@
 // The lexer, shaped like Go's text/template/parse/lex.go: state functions that each return the next
 // state and emit typed items. Positions are UTF-16 indexes into the source (converted to Go's byte
 // columns only when an error is reported).
+//
+// Mirrors: go1.19 src/text/template/parse/lex.go
+// Proven by: test/vectors/template/lex-literals.jsonl, test/vectors/template/parse-errors.jsonl
 
 import { formatU, quotePrefix, goQuote } from '../../../strconv/quote.js';
 

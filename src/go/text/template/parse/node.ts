@@ -1,5 +1,8 @@
 // The parse tree, one class per construct as in Go's text/template/parse/node.go. Every node prints
 // itself back as template source exactly like Go's String() (error contexts `at <...>` rely on it).
+//
+// Mirrors: go1.19 src/text/template/parse/node.go
+// Proven by: test/template/api.test.ts, test/template/roundtrip.test.ts, test/vectors/template/exec-errors.jsonl
 
 import { goQuote } from '../../../strconv/quote.js';
 

@@ -1,5 +1,8 @@
 // Recursive-descent parser mirroring Go's text/template/parse/parse.go: one method per production,
 // a three-token lookahead, the same checks and the same error texts.
+//
+// Mirrors: go1.19 src/text/template/parse/parse.go
+// Proven by: test/vectors/template/parse-errors.jsonl, test/vectors/template/
 
 import { parseGoInt, parseGoUint, underscoreOK } from '../../../strconv/strconv.js';
 import { ParseError } from '../errors.js';
