@@ -7,6 +7,10 @@
 // Public API
 //   splitYamlDocuments(text) / yamlDocuments(text)  the documents as k8s.io/apimachinery's YAMLReader cuts them (all / one at a time)
 //   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
+//
+// Mirrors: istio.io/istio pkg/kube/inject/inject.go (IntoResourceFile, IntoObject);
+//          k8s.io/apimachinery pkg/util/yaml/decoder.go (YAMLReader)
+// Proven by: test/istio/inject-conformance.test.ts, test/istio/kube-inject.test.ts
 
 import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { toYaml } from '../yaml/emit.js';

@@ -12,6 +12,10 @@
 // is on, and orders the init containers around a native-sidecar proxy.
 //
 // Values here are plain JSON (what the Kubernetes API holds), not the template's Go value model.
+//
+// Mirrors: istio.io/istio pkg/kube/inject/webhook.go (applyOverlayYAML, reorderPod; for 1.5-1.9 the
+//          SidecarInjectionSpec patch); k8s.io/apimachinery pkg/util/strategicpatch/patch.go
+// Proven by: test/istio/merge.test.ts, test/istio/inject-conformance.test.ts
 
 
 import { isObject, own, newObject, clone, type Json, type JsonObject } from '../go/encoding/json/value.js';

@@ -10,6 +10,10 @@
 //                                           returns { mesh, warnings }
 //   meshFromConfigMapObject(obj)            the data.mesh text when obj is a ConfigMap, else undefined
 //   MeshLoadResult, MeshWarning
+//
+// Mirrors: istio.io/istio pkg/config/mesh/mesh.go (DefaultMeshConfig, ApplyMeshConfig);
+//          istio.io/api mesh/v1alpha1/config.pb.go
+// Proven by: test/parity/own.test.ts, test/istio/model.test.ts
 
 import { GoNum, T, withType, newMap, type GoValue } from '../go/reflect/value.js';
 import {

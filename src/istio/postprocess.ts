@@ -15,6 +15,10 @@
 //   goRoundTrip(pod, version)         json.Unmarshal into the release's corev1 types, then json.Marshal
 //   kubeApiMinor(version)             the k8s.io/api minor version a release was built with
 //   PostProcessContext
+//
+// Mirrors: istio.io/istio pkg/kube/inject/webhook.go (postProcessPod, applyPrometheusMerge, applyRewrite),
+//          pkg/kube/inject/app_probe.go
+// Proven by: test/istio/merged-postprocess.test.ts, test/istio/inject-conformance.test.ts
 
 import { T, newMap, ptrTo, withType, type GoMap, type GoType, type GoValue } from '../go/reflect/value.js';
 import { goJsonMarshal } from '../go/encoding/json/json.js';

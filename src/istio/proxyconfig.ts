@@ -13,6 +13,10 @@
 //   cleanProxyConfig(version, pc)         inject.cleanProxyConfig (≥ 1.6): fields equal to the defaults dropped
 //   protoToJSONForTemplate(version, v)    the protoToJSON template function: jsonpb text, "{}" on nil
 //   ProxyModel                            type of proxyModel's result
+//
+// Mirrors: istio.io/istio pkg/config/mesh/mesh.go (DefaultProxyConfig, ApplyProxyConfig),
+//          pkg/kube/inject/template.go (cleanProxyConfig, protoToJSON); istio.io/api mesh/v1alpha1/proxy.pb.go
+// Proven by: test/parity/own.test.ts, test/istio/model.test.ts, test/istio/protojson-cache.test.ts
 
 import { GoNil, GoNum, T, newMap, typeOf, withType, type GoValue } from '../go/reflect/value.js';
 import {

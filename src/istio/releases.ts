@@ -13,6 +13,8 @@
 // Proto fields that only appear in a release (the MeshConfig and ProxyConfig field lists of mesh.ts and
 // proxyconfig.ts) stay beside their descriptors, each with its release; what detection looks for is
 // version.ts's DETECTION_MARKS.
+//
+// Upstream: none (what differs between Istio releases; each entry names the Istio file it comes from)
 
 import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './version.js';
 

@@ -9,6 +9,8 @@
 //   detectIstioVersion(text)               best guess from what a template (or a ConfigMap's text) uses:
 //                                          { version, reason } — the oldest release consistent with the fields read
 //   DETECTION_MARKS                        what detection looks for, newest first
+//
+// Upstream: none (Istio release numbers, and the release an injector template was written for)
 
 export interface IstioVersion {
   major: number;
