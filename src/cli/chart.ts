@@ -42,7 +42,7 @@ export function chartCommand(program: Command): void {
     if (second !== undefined && flags.name !== undefined) throw new Error('chart: give the release name as an argument or with --name, not both');
     if (second !== undefined) flags.name = first;
     const r = renderChart(chart, {
-      valuesFiles: flags.values,
+      values: flags.values,
       ...(flags.iop ? { baseValues: iopValues(readInputText(flags.iop), flags.iop) } : {}),
       set: flags.set,
       setString: flags.setString,

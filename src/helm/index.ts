@@ -1,6 +1,6 @@
 // `helm template` without Helm: a chart (directory or .tgz) and values in, the text Helm prints out.
 //
-//   const r = renderChart('charts/istiod', { valuesFiles: ['my-values.yaml'], set: ['revision=canary'] });
+//   const r = renderChart('charts/istiod', { values: ['my-values.yaml'], set: ['revision=canary'] });
 //   r.text        // what `helm template charts/istiod -f my-values.yaml --set revision=canary` prints
 //   r.manifests   // the documents, in that order, with the template each came from
 //   r.values      // the coalesced values the templates started from
@@ -34,10 +34,11 @@ export { readTgz } from './tar.js';
 export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, ReleaseOptions {
   /** Values under everything the user gives (an IstioOperator's, say): the -f files merge over them. */
   baseValues?: GoMap;
-  /** -f files, merged left to right. */
+  /** `-f`/`--values` files, merged left to right; or values given as data (a mapping), merged after
+   *  the files, before --set. */
+  values?: string[] | GoMap;
+  /** @deprecated `values` (the files of -f) */
   valuesFiles?: string[];
-  /** Values given as data, merged after the files (before --set). */
-  values?: GoMap;
   /** --set a.b=c (typed) and --set-string (strings), applied in that order. */
   set?: string[];
   setString?: string[];
@@ -69,8 +70,9 @@ function readText(file: string): string {
 /** The user's values: files, then data, then --set and --set-string. */
 export function userValues(opts: ChartRenderOptions): GoMap {
   let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
-  for (const f of opts.valuesFiles ?? []) v = mergeMaps(v, readValuesText(readText(f), f));
-  if (opts.values) v = mergeMaps(v, opts.values);
+  const files = [...(opts.valuesFiles ?? []), ...(Array.isArray(opts.values) ? opts.values : [])];
+  for (const f of files) v = mergeMaps(v, readValuesText(readText(f), f));
+  if (opts.values && !Array.isArray(opts.values)) v = mergeMaps(v, opts.values);
   for (const s of opts.set ?? []) v = applyHelmSet(v, s, false);
   for (const s of opts.setString ?? []) v = applyHelmSet(v, s, true);
   return v;

@@ -108,7 +108,7 @@ function renderConfigMaps(src: ChartSource): ChartConfigMaps {
   const opts: ChartRenderOptions = {
     namespace: src.namespace ?? 'istio-system',
     name: src.name ?? 'istiod',
-    valuesFiles: src.values ?? [],
+    values: src.values ?? [],
     set: src.set ?? [],
     setString: src.setString ?? [],
     ...(src.kubeVersion !== undefined ? { kubeVersion: src.kubeVersion } : {}),
