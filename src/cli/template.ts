@@ -1,4 +1,4 @@
-// `sidecar-render template FILE --data data.yaml [--funcs SET] [--option missingkey=error]`:
+// `sidecar-render template FILE --data data.yaml [--funcs SET] [--env K=V] [--option missingkey=error]`:
 // render one Go template, as text/template would. A function the chosen set lacks fails as in Go, with
 // the set that has it named after Go's text. `--batch` speaks the JSON Lines protocol of tools/gorender.
 
@@ -12,7 +12,7 @@ import { FUNC_SET_NAMES, funcSet, type FuncSetName } from '../funcs/index.js';
 import { limitHint, readInputText } from '../istio/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { collect, oneOf } from './options.js';
-import { readStdin } from './inputs.js';
+import { parseEnv, readStdin } from './inputs.js';
 import { InputTooLarge, linesLimited } from '../guard/fs.js';
 import { stdinSource } from './stdin.js';
 import { BigStackBatch } from './bigstack.js';
@@ -22,6 +22,7 @@ import { jsonNesting, nestingEstimate } from '../guard/nesting.js';
 interface TemplateFlags extends LimitFlags {
   data?: string;
   funcs: FuncSetName;
+  env: string[];
   option: string[];
   batch?: boolean;
 }
@@ -59,6 +60,7 @@ export function templateCommand(program: Command): void {
     .argument('[file]', 'template file (its base name is the template name in error messages); - for stdin')
     .option('-d, --data <file>', 'YAML or JSON data (- for stdin); numbers are float64, as Helm and encoding/json read them')
     .option('--funcs <set>', `function set: ${FUNC_SET_NAMES.join('|')}`, oneOf('--funcs', FUNC_SET_NAMES), 'builtin')
+    .option('--env <KEY=VALUE>', 'the environment env and expandenv read (sprig and istio sets; repeatable); the process environment is never read', collect, [] as string[])
     .option('--option <opt>', 'template option, e.g. missingkey=error (repeatable)', templateOption, [] as string[])
     .option('--batch', 'read JSON Lines cases on stdin, write one result line per case');
   addLimitOptions(cmd).addHelpText('after', '\nExit codes: 0 rendered; 2 a parse or execution error, a limit reached (the message names the flag raising it), or bad input.\n');
@@ -70,6 +72,7 @@ export function templateCommand(program: Command): void {
     if (!file) throw new Error('template: a template FILE is needed (- for stdin), or --batch');
     if (file === '-' && flags.data === '-') throw new Error('template: stdin can be either the template or --data, not both');
     const limits = limitsFromFlags(flags);
+    const env = parseEnv(flags.env);
     const stdin = file === '-' || flags.data === '-' ? await readStdin() : '';
     const text = file === '-' ? stdin : readInputText(file);
     // nesting past the default stack: straight to the big one (guard/stack.ts), before anything is parsed
@@ -77,7 +80,7 @@ export function templateCommand(program: Command): void {
     const data = flags.data ? readData(flags.data, stdin) : null;
     const t = new Template(file === '-' ? 'stdin' : basename(file));
     if (flags.option.length > 0) t.option(...flags.option);
-    t.funcs(funcSet(flags.funcs, { template: t, strict: flags.option.includes('missingkey=error'), env: {} }));
+    t.funcs(funcSet(flags.funcs, { template: t, strict: flags.option.includes('missingkey=error'), env }));
     try {
       t.parse(text);
     } catch (e) {

@@ -1,4 +1,5 @@
-// `sidecar-render template`: a function of another set is named with the set that has it.
+// `sidecar-render template`: a function of another set is named with the set that has it; --env is
+// what env and expandenv read, never the process environment.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,5 +39,35 @@ describe('a function the chosen set does not have', () => {
   it('the set named renders it', async () => {
     const r = await cli('template', file('ok.tmpl', '{{ upper "a" }}'), '--funcs', 'sprig');
     expect(r).toEqual({ code: 0, stdout: 'A', stderr: '' });
+  });
+});
+
+describe('--env', () => {
+  const tmpl = file('env.tmpl', '[{{ env "SIDECAR_RENDER_TEST_HOME" }}] [{{ expandenv "a=$A b=${B}" }}]');
+
+  it('is what Sprig env and expandenv read (repeatable)', async () => {
+    const r = await cli('template', tmpl, '--funcs', 'sprig', '--env', 'SIDECAR_RENDER_TEST_HOME=/h', '--env', 'A=1', '--env', 'B=x=y');
+    expect(r).toEqual({ code: 0, stdout: '[/h] [a=1 b=x=y]', stderr: '' });
+  });
+
+  it('never reads the process environment', async () => {
+    process.env['SIDECAR_RENDER_TEST_HOME'] = '/from-the-process';
+    try {
+      const r = await cli('template', tmpl, '--funcs', 'sprig', '--env', 'A=1');
+      expect(r).toEqual({ code: 0, stdout: '[] [a=1 b=]', stderr: '' });
+    } finally {
+      delete process.env['SIDECAR_RENDER_TEST_HOME'];
+    }
+  });
+
+  it("is what Istio's env reads, with its default", async () => {
+    const t = file('istio-env.tmpl', '{{ env "ENABLE_NATIVE_SIDECARS" "false" }} {{ env "OTHER" "dflt" }}');
+    const r = await cli('template', t, '--funcs', 'istio', '--env', 'ENABLE_NATIVE_SIDECARS=true');
+    expect(r).toEqual({ code: 0, stdout: 'true dflt', stderr: '' });
+  });
+
+  it('KEY=VALUE or a one-line error', async () => {
+    const r = await cli('template', tmpl, '--funcs', 'sprig', '--env', 'A');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'sidecar-render: --env wants KEY=VALUE, not "A"\n' });
   });
 });
