@@ -5,7 +5,8 @@
 // Each workload that fails is reported on stderr by name and the rest still render; the exit code is
 // then 1. Bad inputs (unreadable files, invalid YAML, templates that do not parse, pods Kubernetes would
 // refuse) stop the run with one line and exit code 2. Output is written as each workload is rendered;
-// --output-file goes to a temporary sibling renamed over the file only when the run completes.
+// --output-file goes to a temporary sibling renamed over the file only when the run completes; its
+// folder must exist (refused before anything is rendered, never created).
 
 import { Option, type Command } from 'commander';
 import { RENDER_MODES, renderStream, type RenderMode, type RenderRequest } from '../istio/render.js';
@@ -45,7 +46,7 @@ export function renderCommand(program: Command): void {
   addInputOptions(cmd)
     .option('--merged', 'print each workload with the sidecar merged into its pod, as istiod admits it')
     .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output').choices(['yaml', 'json']))
-    .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout')
+    .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout; its folder must exist')
     .option('--no-progress', 'no progress line on a terminal')
     .addOption(
       new Option('--mode <mode>', "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)")

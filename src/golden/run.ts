@@ -144,7 +144,7 @@ export async function updateMatrix(m: GoldenMatrix, render: CaseRenderer, opts: 
       const want = readIfExists(m, c.goldenPath);
       if (want !== undefined && compareRendering(want, out.text!, c.compare, golden).equal) return { name: c.name, golden, status: 'passed' };
       // checked again just before the write: the real place, never through a link out of goldenDir
-      writeFileAtomic(goldenTarget(m, c.goldenPath), out.text!, { followLinks: false });
+      writeFileAtomic(goldenTarget(m, c.goldenPath), out.text!, { followLinks: false, createFolders: true });
       (want === undefined ? added : updated).push(golden);
       return { name: c.name, golden, status: want === undefined ? 'missing' : 'changed' };
     });
