@@ -31,7 +31,7 @@ import { postProcessPod } from './postprocess.js';
 import { checkGo, decodeGo, GoJsonError } from '../go/encoding/json/structs.js';
 import { Container, Pod } from '../k8s/core.js';
 import { applyKubeDefaults } from '../k8s/defaults.js';
-import { kubeInjectStream } from './kubeinject.js';
+import { KubeInjectJson, kubeInjectStream } from './kubeinject.js';
 import { podAnnotationError } from './annotations.js';
 import { applySet, mergeValues } from '../helm/strvals.js';
 import { manifestStream, workloadStream, workloadLabel, type ManifestPiece, type Workload } from './workload.js';
@@ -1096,17 +1096,18 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   renderer.prepare();
   const files = workloadFiles(req.workloads, req.recursive ?? false);
   if (req.mode === 'kube-inject' && req.merged) {
-    if (req.output === 'json') throw new InputError('--mode kube-inject --merged prints YAML, as istioctl kube-inject does (drop -o json)');
+    const json = req.output === 'json' ? new KubeInjectJson() : undefined;
     yield { type: 'assumptions', text: describeAssumptions(renderer) };
     for (const w of inputs.warnings ?? []) yield { type: 'message', text: w };
     let failed = 0;
     let total = 0;
     for (const f of files) {
       const text = f === '-' ? (req.stdin ?? '') : readInputText(f);
-      const r = yield* kubeInjectStream(renderer, text, f === '-' ? '<stdin>' : f);
+      const r = yield* kubeInjectStream(renderer, text, f === '-' ? '<stdin>' : f, undefined, json);
       failed += r.failed;
       total += r.total;
     }
+    if (json) yield* json.end();
     return { failed, total };
   }
   // merged output gives every document back; the template output is the workloads' alone
