@@ -64,12 +64,15 @@ function runShell(code: string): { code: number | null; stdout: string; stderr: 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+// the package's entry points, as package.json exports them (dist/X.js), taken from src/X.ts
+const exported = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> }).exports;
+
 /** Run a TypeScript example with the package's imports pointed at src/, printing into a buffer. */
 async function runTs(code: string, name: string): Promise<string> {
-  const src = (p: string) => pathToFileURL(join(root, 'src', p)).href;
   const rewritten = code.replace(/from '(sidecar-render(?:\/[a-z]+)?)'/g, (_m, spec: string) => {
-    const sub = spec.slice('sidecar-render'.length);
-    return `from '${sub ? src(`${sub.slice(1)}/index.ts`) : src('index.ts')}'`;
+    const entry = exported[`.${spec.slice('sidecar-render'.length)}`];
+    if (!entry) throw new Error(`README: ${spec} is not an entry point of package.json`);
+    return `from '${pathToFileURL(join(root, entry.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))).href}'`;
   });
   // the examples read files relative to the repository root, as the shell ones do
   const file = join(root, 'test', `.readme-${name}.ts`);
