@@ -1,10 +1,12 @@
 // `sidecar-render completion bash|zsh|fish` and `sidecar-render version`: what users expect of a
 // command-line tool. The completion scripts are made from the program's own commands and options, so
-// they never fall behind a new flag.
+// they never fall behind a new flag; an option with a fixed list of values (--mode, -o, --fail-on, ...)
+// completes to that command's list.
 
 import { Argument, type Command, type Option } from 'commander';
 import { KNOWN_RELEASES } from '../istio/version.js';
 import { VERSION } from '../version.js';
+import { choicesOf } from './options.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -31,13 +33,16 @@ function specs(program: Command): Spec[] {
         path: p,
         description: sub.description(),
         values: sub.registeredArguments.flatMap((a) => a.argChoices ?? []),
-        options: sub.options.filter(visible).map((o) => ({
-          ...(o.long ? { long: o.long } : {}),
-          ...(o.short ? { short: o.short } : {}),
-          takesValue: o.required || o.optional,
-          ...(o.argChoices ? { choices: o.argChoices } : {}),
-          description: o.description,
-        })),
+        options: sub.options.filter(visible).map((o) => {
+          const choices = choicesOf(o);
+          return {
+            ...(o.long ? { long: o.long } : {}),
+            ...(o.short ? { short: o.short } : {}),
+            takesValue: o.required || o.optional,
+            ...(choices ? { choices } : {}),
+            description: o.description,
+          };
+        }),
       });
       walk(sub, p);
     }
@@ -60,9 +65,17 @@ function bash(program: Command): string {
       return `    '${s.path.join(' ')}') words='${words}' ;;`;
     })
     .join('\n');
+  // per command, the values of each option that has a fixed list, by its long and short name
+  const values = all
+    .flatMap((s) =>
+      s.options
+        .filter((o) => o.choices)
+        .map((o) => `      ${[o.long, o.short].filter(Boolean).map((n) => `'${s.path.join(' ')} ${n}'`).join('|')}) COMPREPLY=($(compgen -W '${o.choices!.join(' ')}' -- "$cur")); return ;;`),
+    )
+    .join('\n');
   return `# sidecar-render completion for bash: source <(sidecar-render completion bash)
 _sidecar_render() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} path='' i w words
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} path='' i w words
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=\${COMP_WORDS[i]}
     [[ $w == -* ]] && continue
@@ -70,6 +83,18 @@ _sidecar_render() {
 ${all.map((s) => `      '${s.path.join(' ')}') path='${s.path.join(' ')}' ;;`).join('\n')}
     esac
   done
+  # bash splits --mode=kube at the '=': the option is the word before it
+  if [[ $cur == = ]]; then
+    cur=''
+  elif [[ $prev == = && COMP_CWORD -ge 2 ]]; then
+    prev=\${COMP_WORDS[COMP_CWORD-2]}
+  fi
+  # the value of an option with a fixed list (a word starting with - is the next option: --native-sidecars takes none)
+  if [[ $cur != -* ]]; then
+    case "$path $prev" in
+${values}
+    esac
+  fi
   case "$path" in
     '') words='${[...top, '--help', '--version'].join(' ')}' ;;
 ${cases}

@@ -1,4 +1,6 @@
 // `sidecar-render golden check|update MATRIX`: golden-file regression tests of rendered injection.
+// check prints a diff per changed golden and one line per missing one (a new matrix has only those);
+// --run naming no case is a usage error, not an empty pass.
 
 import { Option, type Command } from 'commander';
 import type { ExecOptions } from '../go/text/template/template.js';
@@ -39,9 +41,18 @@ function overridesOf(flags: GoldenFlags): Partial<RenderRequest> | undefined {
 }
 
 function filterOf(flags: GoldenFlags): ((name: string) => boolean) | undefined {
-  if (!flags.run) return undefined;
+  if (flags.run === undefined) return undefined;
   const parts = flags.run.split(',').map((s) => s.trim()).filter(Boolean);
   return (name) => parts.some((p) => name.includes(p));
+}
+
+/** The case filter of --run; one that selects no case is an error naming some of the cases there are. */
+function selection(m: GoldenMatrix, flags: GoldenFlags, file: string): ((name: string) => boolean) | undefined {
+  const filter = filterOf(flags);
+  if (!filter || m.cases.some((c) => filter(c.name))) return filter;
+  const names = m.cases.map((c) => c.name);
+  const some = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ') || 'none';
+  throw new Error(`--run ${JSON.stringify(flags.run)} matches no case of ${file} (its cases: ${some})`);
 }
 
 function summary(r: CheckReport): string {
@@ -50,7 +61,7 @@ function summary(r: CheckReport): string {
   return parts.join(', ');
 }
 
-export function printCheck(r: CheckReport, flags: GoldenFlags, out: NodeJS.WritableStream = process.stdout): void {
+export function printCheck(r: CheckReport, flags: GoldenFlags, matrix: string, out: NodeJS.WritableStream = process.stdout): void {
   if (flags.output === 'json') {
     out.write(JSON.stringify({ passed: r.passed, changed: r.changed, missing: r.missing, failed: r.failed, stale: r.stale, results: r.results }, null, 2) + '\n');
     return;
@@ -62,7 +73,11 @@ export function printCheck(r: CheckReport, flags: GoldenFlags, out: NodeJS.Writa
       out.write(`FAILED  ${res.name}: ${res.error}\n`);
       continue;
     }
-    out.write(`${res.status === 'changed' ? 'CHANGED' : 'MISSING'} ${res.name} (${res.golden})\n`);
+    if (res.status === 'missing') {
+      out.write(`MISSING ${res.name}: no golden file ${res.golden} yet; 'sidecar-render golden update ${matrix}' writes it\n`);
+      continue;
+    }
+    out.write(`CHANGED ${res.name} (${res.golden})\n`);
     if (res.diff) out.write((color ? colorDiff(res.diff) : res.diff).replace(/\n?$/, '\n'));
   }
   for (const s of r.stale) out.write(`STALE   ${s} (no case produces it; 'golden update --prune' removes it)\n`);
@@ -99,8 +114,9 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
       const limits = limitsFromFlags(flags);
       const overrides = overridesOf(flags);
       const m = loadMatrix(file);
-      const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter: filterOf(flags), onProgress: progress(flags, 'checked') });
-      printCheck(r, flags);
+      const filter = selection(m, flags, file);
+      const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter, onProgress: progress(flags, 'checked') });
+      printCheck(r, flags, file);
       process.exitCode = r.changed + r.missing + r.failed > 0 ? 1 : 0;
     });
 
@@ -117,7 +133,8 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
       const limits = limitsFromFlags(flags);
       const overrides = overridesOf(flags);
       const m = loadMatrix(file);
-      const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter: filterOf(flags), prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      const filter = selection(m, flags, file);
+      const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter, prune: flags.prune, onProgress: progress(flags, 'rendered') });
       printUpdate(r, flags);
       process.exitCode = r.failed > 0 ? 1 : 0;
     });

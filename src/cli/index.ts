@@ -1,6 +1,8 @@
 // The command line: a thin shell over the library. Every command lives in its own file.
 // Exit codes: 0 success; 1 a check found something (golden differences, audit findings at --fail-on);
-// 2 bad input or usage (one line on stderr, never a stack trace).
+// 2 bad input or usage (one line on stderr, never a stack trace). commander's own usage errors (an
+// unknown option, a missing argument, a missing subcommand) are that one line too, with the command's
+// --help named; commander prints nothing of them itself.
 
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
@@ -36,13 +38,45 @@ export async function buildProgram(argv?: string[]): Promise<Command> {
   const registers = await Promise.all(wanted.map((name) => commands[name]!()));
   const program = new Command('sidecar-render')
     .description('Render Istio sidecar-injector templates as istiod would; audit and golden-test the result.')
-    .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .version(VERSION);
   for (const register of registers) register(program);
-  for (const c of program.commands) c.exitOverride();
-  for (const c of program.commands.flatMap((x) => x.commands)) c.exitOverride();
+  for (const c of [program, ...program.commands, ...program.commands.flatMap((x) => x.commands)]) {
+    c.exitOverride();
+    // the error and the help shown for a missing subcommand are left to run(), as one line; the command
+    // they are about is kept for its --help hint (commander's error carries only the text)
+    const about = () => void usageCommand.set(program, c);
+    c.configureOutput({ outputError: about, writeErr: about });
+  }
   return program;
+}
+
+/** The command a usage error of a program was about. */
+const usageCommand = new WeakMap<Command, Command>();
+
+/** `sidecar-render golden check`, as typed. */
+function commandPath(c: Command): string {
+  const names: string[] = [];
+  for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
+  return names.join(' ');
+}
+
+/**
+ * commander's usage error as one line: its text (a suggestion on the next line joined in brackets),
+ * then the command's --help. A command with subcommands given none lists them.
+ */
+export function usageLine(e: CommanderError, c: Command | undefined): string {
+  const path = c ? commandPath(c) : 'sidecar-render';
+  const help = `see '${path} --help'`;
+  if (e.code === 'commander.help' && c) {
+    const subs = c.commands.map((x) => x.name()).join(', ');
+    return c.parent ? `${c.name()} needs a subcommand: ${subs}; ${help}` : `give a command: ${subs}; ${help}`;
+  }
+  const [first, ...rest] = e.message.replace(/^error: /, '').split('\n');
+  const more = rest
+    .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
+    .filter(Boolean)
+    .map((l) => l[0]!.toLowerCase() + l.slice(1));
+  return `${first!.replace(/\.$/, '')}${more.length ? ` (${more.join(' ')})` : ''}; ${help}`;
 }
 
 let pipeGuarded = false;
@@ -115,8 +149,10 @@ async function run(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      // commander has already printed its message (help, version, usage errors)
-      return e.exitCode === 0 ? 0 : 2;
+      // help and version are printed by commander; a usage error is one line here
+      if (e.exitCode === 0) return 0;
+      process.stderr.write(`sidecar-render: ${usageLine(e, usageCommand.get(program))}\n`);
+      return 2;
     }
     isStackOverflow(e);
     process.stderr.write(`sidecar-render: ${oneLine(e)}\n`);

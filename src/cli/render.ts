@@ -1,11 +1,13 @@
 // `sidecar-render render`: the sidecar istiod would inject into each workload — the template stage
 // output (byte for byte, for one workload without -o), or with --merged the workload after the output
-// is merged into its pod, every other document given back. Flags follow istioctl kube-inject
-// (aliases) and Helm (--set, values files).
+// is merged into its pod, every other document given back; with --mode kube-inject --merged, the file
+// as istioctl kube-inject prints it (-o json: the same objects as JSON). Flags follow istioctl
+// kube-inject (aliases) and Helm (--set, values files).
 // Each workload that fails is reported on stderr by name and the rest still render; the exit code is
 // then 1. Bad inputs (unreadable files, invalid YAML, templates that do not parse, pods Kubernetes would
 // refuse) stop the run with one line and exit code 2. Output is written as each workload is rendered;
-// --output-file goes to a temporary sibling renamed over the file only when the run completes.
+// --output-file goes to a temporary sibling renamed over the file only when the run completes; its
+// folder must exist (refused before anything is rendered, never created).
 
 import { Option, type Command } from 'commander';
 import { type RenderRequest } from '../inputs/resolve.js';
@@ -39,15 +41,24 @@ const PROGRESS_EVERY = 100;
 export function renderCommand(program: Command): void {
   const cmd = program
     .command('render')
-    .description('render the sidecar istiod would inject into each workload (the template output, or the merged pod with --merged)');
+    .description('render the sidecar istiod would inject into each workload: the template stage output, the pod istiod admits (--merged), or the file istioctl kube-inject prints (--mode kube-inject --merged)');
   addInputOptions(cmd, { workloads: true, mode: true })
     .option('--merged', 'print each workload with the sidecar merged into its pod, as istiod admits it')
-    .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output').choices(['yaml', 'json']))
-    .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout')
+    .addOption(new Option('-o, --output <format>', 'print parsed YAML or JSON instead of the raw template output (kube-inject --merged: yaml as istioctl prints it, json the same objects as kubectl -o json prints them)').choices(['yaml', 'json']))
+    .option('--output-file <file>', 'write the result to a file (atomically) instead of stdout; its folder must exist')
     .option('--no-progress', 'no progress line on a terminal');
   addLimitOptions(cmd).addHelpText(
     'after',
     `
+What it prints:
+  render                              the template stage output istiod produces, for each workload
+  render --merged                     the pod istiod admits: each workload with the sidecar merged into
+                                      its pod (every other document of the input given back)
+  render --mode kube-inject --merged  the file as istioctl kube-inject prints it; -o json: the same
+                                      objects as JSON, several documents as a kind: List
+  render --mode kube-inject           the template stage output for the pod as written, with
+                                      istioctl's config
+
 Exit codes: 0 every workload rendered (or was skipped by the injection policy); 1 some workloads failed
 (each named on stderr, the others still printed) - a template execution error, a missing template, a
 bad proxy.istio.io/config annotation, or a limit (the message names the limit and the flag raising it);

@@ -23,7 +23,7 @@ export function matchGolden(actual: string, goldenFile: string, opts: GoldenOpti
   }
   const cmp = compareRendering(want ?? '', actual, opts.compare ?? 'exact', goldenFile);
   if (update && (want === undefined || !cmp.equal)) {
-    writeFileAtomic(goldenFile, actual);
+    writeFileAtomic(goldenFile, actual, { createFolders: true });
     return { equal: true, diff: '' };
   }
   if (want === undefined) return { equal: false, diff: `golden file ${goldenFile} does not exist (run with UPDATE_GOLDEN=1 to create it)\n${cmp.diff}` };

@@ -16,7 +16,8 @@ export interface CaseResult {
   name: string;
   golden: string;
   status: CaseStatus;
-  /** Unified diff golden → rendered, for changed cases (and missing ones: all lines added). */
+  /** Unified diff golden → rendered, for changed cases. (A missing golden has none: its whole
+   *  rendering as added lines told nothing the golden's name does not, thousands of lines a matrix.) */
   diff?: string;
   /** The render error, for failed cases. */
   error?: string;
@@ -113,9 +114,7 @@ export function checkMatrix(m: GoldenMatrix, render: CaseRenderer, opts: RunOpti
     if (out.error !== undefined) return { name: c.name, golden, status: 'failed', error: out.error };
     return withGolden(c, golden, () => {
       const want = readIfExists(m, c.goldenPath);
-      if (want === undefined) {
-        return { name: c.name, golden, status: 'missing', diff: compareRendering('', out.text!, 'exact', golden).diff };
-      }
+      if (want === undefined) return { name: c.name, golden, status: 'missing' };
       const cmp = compareRendering(want, out.text!, c.compare, golden);
       return cmp.equal ? { name: c.name, golden, status: 'passed' } : { name: c.name, golden, status: 'changed', diff: cmp.diff };
     });
@@ -145,7 +144,7 @@ export async function updateMatrix(m: GoldenMatrix, render: CaseRenderer, opts: 
       const want = readIfExists(m, c.goldenPath);
       if (want !== undefined && compareRendering(want, out.text!, c.compare, golden).equal) return { name: c.name, golden, status: 'passed' };
       // checked again just before the write: the real place, never through a link out of goldenDir
-      writeFileAtomic(goldenTarget(m, c.goldenPath), out.text!, { followLinks: false });
+      writeFileAtomic(goldenTarget(m, c.goldenPath), out.text!, { followLinks: false, createFolders: true });
       (want === undefined ? added : updated).push(golden);
       return { name: c.name, golden, status: want === undefined ? 'missing' : 'changed' };
     });

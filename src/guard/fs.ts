@@ -144,6 +144,10 @@ function danglingTarget(file: string): string {
 export interface WriteOptions {
   /** Write through a symbolic link to the file it names (the default); false replaces the link. */
   followLinks?: boolean;
+  /** Create the file's missing folders (golden files under goldenDir). Otherwise a missing folder is
+   *  refused when the writer is made, before anything is rendered: `--output-file out/x.yaml` with no
+   *  `out/` is most likely a typo, and silently made folders are litter. */
+  createFolders?: boolean;
 }
 
 /**
@@ -155,19 +159,23 @@ export class AtomicWriter {
   private readonly target: Target;
   private readonly tmp: string;
 
+  private readonly createFolders: boolean;
+
   constructor(
     private readonly file: string,
     opts: WriteOptions = {},
   ) {
     this.target = targetOf(file, opts.followLinks ?? true);
     this.tmp = this.target.through ? this.target.path : tempBeside(this.target.path);
+    this.createFolders = opts.createFolders ?? false;
+    if (!this.createFolders && !this.target.through) folderThere(file, path.dirname(this.target.path));
   }
 
   private open(): number {
     if (this.fd !== undefined) return this.fd;
     try {
       if (!this.target.through) {
-        fs.mkdirSync(path.dirname(this.target.path), { recursive: true });
+        if (this.createFolders) fs.mkdirSync(path.dirname(this.target.path), { recursive: true });
         track(this.tmp);
         this.fd = fs.openSync(this.tmp, 'wx');
         if (this.target.mode !== undefined) fs.fchmodSync(this.fd, this.target.mode);
@@ -217,6 +225,17 @@ export class AtomicWriter {
       fs.rmSync(this.tmp, { force: true });
       untrack(this.tmp);
     }
+  }
+}
+
+/** The folder a file is to be written in exists, or a one-line FileError naming it. (A file in its
+ *  place was refused already, by targetOf: 'a parent of it is not a directory'.) */
+function folderThere(file: string, dir: string): void {
+  try {
+    fs.statSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FileError(file, `cannot write: the folder ${dir} does not exist`);
+    throw writeError(e, file);
   }
 }
 

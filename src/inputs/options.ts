@@ -110,7 +110,7 @@ export const INPUT_OPTIONS: readonly InputOption[] = [
   { flag: '--native-sidecars [mode]', key: 'nativeSidecars', value: 'string', choices: NATIVE_SIDECARS_MODES, group: 'injector', help: "istiod's ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (on for Istio 1.28+ on Kubernetes 1.33+)" },
   { flag: '--revision <rev>', key: 'revision', value: 'string', group: 'injector', help: 'the istiod revision (.Revision); picks the -REV ConfigMaps where a file holds several' },
   { flag: '--env <KEY=VALUE>', key: 'env', value: 'map', group: 'injector', help: "istiod's environment as the template's env function sees it (repeatable)" },
-  { flag: '--mode <mode>', key: 'mode', value: 'string', choices: RENDER_MODE_NAMES, group: 'mode', help: "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written" },
+  { flag: '--mode <mode>', key: 'mode', value: 'string', choices: RENDER_MODE_NAMES, group: 'mode', help: "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)" },
   { flag: '-f, --filename <path>', key: 'filename', value: 'files', hiddenFlags: ['--file'], group: 'workloads', help: 'workloads: a file, a directory of .yaml/.yml/.json files, or - for stdin (repeatable)' },
   { flag: '-R, --recursive', key: 'recursive', value: 'boolean', group: 'workloads', help: 'read directories given with -f with their subdirectories' },
 ];

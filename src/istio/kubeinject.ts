@@ -2,11 +2,13 @@
 // input document by document (its YAML reader splits at `---` lines); a document whose kind it has no Go
 // type for (a Service, a ConfigMap, an empty document) is copied through byte for byte; a workload or a
 // List is decoded into its Go type, injected, and marshalled back with sigs.k8s.io/yaml, so the output
-// carries the zero values Go writes. Every document is followed by `---`.
+// carries the zero values Go writes. Every document is followed by `---`. With -o json the same objects
+// are printed as kubectl prints JSON (KubeInjectJson): one document as itself, several as a `kind: List`.
 //
 // Public API
 //   splitYamlDocuments(text) / yamlDocuments(text)  the documents as k8s.io/apimachinery's YAMLReader cuts them (all / one at a time)
-//   kubeInjectStream(renderer, text, file) the output text and each workload's result, one document at a time
+//   kubeInjectStream(renderer, text, file, lazyMinBytes?, json?) the output text and each workload's result, one document at a time
+//   KubeInjectJson                         -o json's writer, one for all the files of a run
 //
 // Mirrors: istio.io/istio pkg/kube/inject/inject.go (IntoResourceFile, IntoObject);
 //          k8s.io/apimachinery pkg/util/yaml/decoder.go (YAMLReader)
@@ -85,19 +87,111 @@ function isInjectKind(kind: string): boolean {
   return (KUBE_INJECT_KINDS as readonly string[]).includes(kind);
 }
 
+/** The injected object as istioctl holds it before printing: a List as corev1.List; a workload is
+ *  already what its Go type marshals to (typedJson). */
+function typedObject(kind: string, obj: JsonObject): JsonObject {
+  if (kind !== 'List') return obj;
+  // corev1.List: items are raw JSON, its ListMeta a struct (`metadata: {}`)
+  const list = Object.create(null) as JsonObject;
+  if (typeof obj.apiVersion === 'string' && obj.apiVersion !== '') list.apiVersion = obj.apiVersion;
+  list.items = Array.isArray(obj.items) ? obj.items : null;
+  list.kind = 'List';
+  list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
+  return list;
+}
+
 /** The injected object as sigs.k8s.io/yaml prints it (JSON, then YAML with sorted keys). */
-function typedYaml(kind: string, obj: JsonObject, kube: number): string {
-  if (kind === 'List') {
-    // corev1.List: items are raw JSON, its ListMeta a struct (`metadata: {}`)
-    const list = Object.create(null) as JsonObject;
-    if (typeof obj.apiVersion === 'string' && obj.apiVersion !== '') list.apiVersion = obj.apiVersion;
-    list.items = Array.isArray(obj.items) ? obj.items : null;
-    list.kind = 'List';
-    list.metadata = isObject(obj.metadata ?? null) ? listMeta(obj.metadata as JsonObject) : (Object.create(null) as JsonObject);
-    return toYaml(list as unknown as GoValue);
+function typedYaml(kind: string, obj: JsonObject): string {
+  return toYaml(typedObject(kind, obj) as unknown as GoValue);
+}
+
+/** kubectl's JSON printer: json.MarshalIndent with four spaces (maps' keys sorted, as Go sorts them). */
+function kubectlJson(v: unknown): string {
+  return goJsonMarshal(v as GoValue, { indent: '    ' });
+}
+
+/** Every line of `text` after its first `pad` further in (the first line goes where the text is put). */
+function indentLines(text: string, pad: string): string {
+  return text.replace(/\n(?=.)/g, `\n${pad}`);
+}
+
+const LIST_OPEN = '{\n    "apiVersion": "v1",\n    "items": [\n';
+const LIST_CLOSE = '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
+
+/**
+ * -o json of `render --merged --mode kube-inject`: the objects istioctl would print, as `kubectl ... -o
+ * json` prints objects: one document alone as itself, several as the `kind: List` kubectl makes of them
+ * (metadata.resourceVersion ""), four-space indent, keys sorted. Documents come one at a time, a big
+ * List item by item; the first is held as text until a second shows it is not alone (so a single big
+ * List's text, not its objects, is held to the end). Documents istioctl copies through are printed as
+ * read; an empty one (only comments) is no object and is left out.
+ */
+export class KubeInjectJson {
+  private docs = 0;
+  /** The first document's text while it may be the only one. */
+  private held: string[] = [];
+  /** The last text written ended a line: the next is indented from its start. */
+  private lineStart = true;
+  /** The List being printed item by item: its items so far and what follows them. */
+  private list: { items: number; after: string } | undefined;
+
+  /** A whole document. */
+  *document(v: unknown): Generator<RenderEvent> {
+    yield* this.begin();
+    yield* this.put(kubectlJson(v));
   }
-  // a workload is already what its Go type marshals to (typedJson)
-  return toYaml(obj as unknown as GoValue);
+
+  /** A List printed item by item: its header (the List without items) first. */
+  *beginList(header: JsonObject): Generator<RenderEvent> {
+    yield* this.begin();
+    const whole = kubectlJson(typedObject('List', { ...header, items: [] }));
+    const at = whole.indexOf('\n    "items": []') + '\n    "items": '.length;
+    this.list = { items: 0, after: whole.slice(at + '[]'.length) };
+    yield* this.put(whole.slice(0, at));
+  }
+
+  *listItem(v: unknown): Generator<RenderEvent> {
+    const list = this.list!;
+    yield* this.put(`${list.items++ === 0 ? '[\n' : ',\n'}        ${indentLines(kubectlJson(v), '        ')}`);
+  }
+
+  *endList(): Generator<RenderEvent> {
+    const list = this.list!;
+    this.list = undefined;
+    yield* this.put(`${list.items === 0 ? '[]' : '\n    ]'}${list.after}`);
+  }
+
+  /** After the last file: the lone document, or the end of the List holding them all. */
+  *end(): Generator<RenderEvent> {
+    if (this.docs === 0) yield { type: 'text', text: kubectlJson({ apiVersion: 'v1', items: [], kind: 'List', metadata: { resourceVersion: '' } }) + '\n' };
+    else if (this.docs === 1) yield { type: 'text', text: `${this.held.join('')}\n` };
+    else yield { type: 'text', text: LIST_CLOSE };
+  }
+
+  private *begin(): Generator<RenderEvent> {
+    this.docs++;
+    if (this.docs === 1) return;
+    if (this.docs === 2) {
+      // not alone: the List opens, and the first document goes in it
+      yield { type: 'text', text: LIST_OPEN };
+      const first = this.held.join('');
+      this.held = [];
+      yield* this.put(first);
+    }
+    yield* this.put(',\n');
+  }
+
+  /** Text of the current document, held while it is the first, else inside the List (8 spaces in). */
+  private *put(text: string): Generator<RenderEvent> {
+    if (text === '') return;
+    if (this.docs === 1) {
+      this.held.push(text);
+      return;
+    }
+    const pad = '        ';
+    yield { type: 'text', text: (this.lineStart ? pad : '') + indentLines(text, pad) };
+    this.lineStart = text.endsWith('\n');
+  }
 }
 
 function listMeta(m: JsonObject): JsonObject {
@@ -115,7 +209,8 @@ function typedJson(kind: string, obj: JsonObject, kube: number): Json {
   return jsonShaped(v);
 }
 
-export function* kubeInjectStream(renderer: Renderer, text: string, file: string, lazyMinBytes?: number): Generator<RenderEvent, { failed: number; total: number }> {
+/** The file's documents injected as istioctl kube-inject prints them, or with `json` as -o json's objects. */
+export function* kubeInjectStream(renderer: Renderer, text: string, file: string, lazyMinBytes?: number, json?: KubeInjectJson): Generator<RenderEvent, { failed: number; total: number }> {
   const kube = kubeApiMinor(renderer.version);
   let failed = 0;
   let total = 0;
@@ -171,9 +266,10 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     if (lazy) {
       // A big List is read, injected and printed one item at a time: its text is the whole List's as
       // typedYaml prints it, the items' YAML cut out of a List of one, so memory stays flat.
-      const head = typedYaml('List', { ...(lazy.header.value as JsonObject), items: null }, kube);
+      const head = json ? '' : typedYaml('List', { ...(lazy.header.value as JsonObject), items: null });
       const at = head.startsWith('items: null\n') ? 0 : head.indexOf('\nitems: null\n') + 1;
-      yield { type: 'text', text: head.slice(0, at) + 'items:\n' };
+      if (json) yield* json.beginList(lazy.header.value as JsonObject);
+      else yield { type: 'text', text: head.slice(0, at) + 'items:\n' };
       for (const item of lazy.items) {
         let out: Json;
         try {
@@ -183,16 +279,19 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
           throw e;
         }
         yield* reported();
-        yield { type: 'text', text: toYaml({ items: [out] } as unknown as GoValue).slice('items:\n'.length) };
+        if (json) yield* json.listItem(out);
+        else yield { type: 'text', text: toYaml({ items: [out] } as unknown as GoValue).slice('items:\n'.length) };
       }
-      yield { type: 'text', text: head.slice(at + 'items: null\n'.length) + '---\n' };
+      if (json) yield* json.endList();
+      else yield { type: 'text', text: head.slice(at + 'items: null\n'.length) + '---\n' };
       continue;
     }
     const docs = loadSlice(raw.text, file, raw.line0, 0);
     const doc = docs[0];
     const kind = doc ? kindOf(doc.value) : '';
     if (!doc || !isInjectKind(kind)) {
-      yield { type: 'text', text: raw.text + '---\n' };
+      if (!json) yield { type: 'text', text: raw.text + '---\n' };
+      else if (doc && doc.value !== null) yield* json.document(doc.value);
       continue;
     }
     results.length = 0;
@@ -204,7 +303,8 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
       throw e;
     }
     yield* reported();
-    yield { type: 'text', text: typedYaml(kind, out as JsonObject, kube) + '---\n' };
+    if (json) yield* json.document(typedObject(kind, out as JsonObject));
+    else yield { type: 'text', text: typedYaml(kind, out as JsonObject) + '---\n' };
   }
   return { failed, total };
 }

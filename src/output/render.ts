@@ -10,7 +10,7 @@ import { normalizeOptions } from '../inputs/options.js';
 import { workloadFiles, workloadText, manifestOf, workloadsOf } from '../inputs/files.js';
 import { detectIstioVersion as detectFromText, formatIstioVersion } from '../istio/version.js';
 import { InputError } from '../yaml/load.js';
-import { kubeInjectStream } from '../istio/kubeinject.js';
+import { KubeInjectJson, kubeInjectStream } from '../istio/kubeinject.js';
 import { OutputFormat } from './format.js';
 
 export interface RenderOutcome {
@@ -63,17 +63,18 @@ export function* renderStream(req: RenderRequest): Generator<RenderEvent, { fail
   renderer.prepare();
   if (files.length === 0) workloadFiles([]);
   if (o.mode === 'kube-inject' && req.merged) {
-    if (req.output === 'json') throw new InputError('--mode kube-inject --merged prints YAML, as istioctl kube-inject does (drop -o json)');
+    const json = req.output === 'json' ? new KubeInjectJson() : undefined;
     yield { type: 'assumptions', text: describeAssumptions(renderer, inputs) };
     for (const w of inputs.warnings) yield { type: 'message', text: w };
     let failed = 0;
     let total = 0;
     for (const f of files) {
       const { name, text } = workloadText(f, req.stdin);
-      const r = yield* kubeInjectStream(renderer, text, name);
+      const r = yield* kubeInjectStream(renderer, text, name, undefined, json);
       failed += r.failed;
       total += r.total;
     }
+    if (json) yield* json.end();
     return { failed, total };
   }
   // merged output gives every document back; the template output is the workloads' alone

@@ -4,7 +4,7 @@
 // rule ids; the library and the CLI must both report exactly that set, nothing for clean workloads.
 //
 // SIDECAR_RENDER_ISTIO_CONFIGMAPS (a folder of <version>/{istio-sidecar-injector,istio-mesh}.yaml,
-// not part of this repository) adds the same comparison with real injector ConfigMaps rendering the
+// not part of this repository; test/helpers/outside.ts) adds the same comparison with real injector ConfigMaps rendering the
 // raw workloads of real-injectors.yaml (an input there may name only some of its workloads).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { auditDetailed, type AuditOptions, type Finding } from '../../src/audit/index.js';
 import { cli } from '../helpers/cli.js';
+import { outside } from '../helpers/outside.js';
 
 const corpus = join(import.meta.dirname, 'corpus');
 
@@ -112,8 +113,8 @@ describe('audit corpus (CLI, --output json)', () => {
   }
 });
 
-const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
 describe('audit corpus with real injector ConfigMaps', () => {
+  const real = outside('configmaps');
   const spec = parse(readFileSync(join(corpus, 'real-injectors.yaml'), 'utf8')) as {
     inputs: { file: string; values?: string; kubeVersion?: string; expect: Record<string, Expect> }[];
   };
@@ -123,7 +124,7 @@ describe('audit corpus with real injector ConfigMaps', () => {
       if (input.values) expect(existsSync(join(corpus, input.values))).toBe(true);
     }
   });
-  if (real && existsSync(real)) {
+  if (real) {
     for (const v of readdirSync(real).sort()) {
       const injector = join(real, v, 'istio-sidecar-injector.yaml');
       const mesh = join(real, v, 'istio-mesh.yaml');

@@ -45,6 +45,51 @@ describe('completion', () => {
     expect(complete('sidecar-render', 'completion', 'f')).toEqual(['fish']);
   });
 
+  it("bash: an option's fixed values, per command (--mode, -o/--output, --fail-on, --funcs, --native-sidecars)", async () => {
+    const r = await cli('completion', 'bash');
+    const script = join(dir, 'values.bash');
+    writeFileSync(script, r.stdout);
+    // COMP_WORDS as bash splits the line (`--mode=k` is `--mode` `=` `k`), the cursor on the last word
+    const complete = (...words: string[]) => {
+      const line = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _sidecar_render; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const out = spawnSync('bash', ['-c', line], { encoding: 'utf8', cwd: dir });
+      expect(out.stderr).toBe('');
+      return out.stdout.split('\n').filter(Boolean);
+    };
+    expect(complete('sidecar-render', 'render', '--mode', '')).toEqual(['webhook', 'kube-inject']);
+    expect(complete('sidecar-render', 'render', '-f', 'x.yaml', '--mode', 'k')).toEqual(['kube-inject']);
+    expect(complete('sidecar-render', 'render', '--mode', '=', 'w')).toEqual(['webhook']);
+    expect(complete('sidecar-render', 'render', '--mode', '=')).toEqual(['webhook', 'kube-inject']);
+    expect(complete('sidecar-render', 'diff', '--mode', '')).toEqual(['webhook', 'kube-inject']);
+    // each command's own -o
+    expect(complete('sidecar-render', 'render', '-o', '')).toEqual(['yaml', 'json']);
+    expect(complete('sidecar-render', 'render', '--output', 'j')).toEqual(['json']);
+    expect(complete('sidecar-render', 'audit', '-o', '')).toEqual(['text', 'json', 'sarif']);
+    expect(complete('sidecar-render', 'diff', '-o', '')).toEqual(['text', 'json']);
+    expect(complete('sidecar-render', 'golden', 'check', '--output', '')).toEqual(['text', 'json']);
+    expect(complete('sidecar-render', 'golden', 'update', '-o', 't')).toEqual(['text']);
+    expect(complete('sidecar-render', 'audit', '--fail-on', '')).toEqual(['info', 'warning', 'error']);
+    expect(complete('sidecar-render', 'audit', '--fail-on', 'w')).toEqual(['warning']);
+    expect(complete('sidecar-render', 'template', '--funcs', 's')).toEqual(['sprig']);
+    expect(complete('sidecar-render', 'render', '--native-sidecars', '')).toEqual(['auto', 'true', 'false']);
+    // not after an option without a list, nor where the next option starts
+    expect(complete('sidecar-render', 'render', '--native-sidecars', '--mer')).toEqual(['--merged']);
+    expect(complete('sidecar-render', 'render', '--merged', '--mo')).toEqual(['--mode']);
+  });
+
+  it('zsh (the bash function) and fish offer the same values', async () => {
+    const zsh = (await cli('completion', 'zsh')).stdout;
+    expect(zsh).toContain(`'render --mode') COMPREPLY=($(compgen -W 'webhook kube-inject' -- "$cur")); return ;;`);
+    expect(zsh).toContain(`'audit --output'|'audit -o') COMPREPLY=($(compgen -W 'text json sarif' -- "$cur")); return ;;`);
+    expect(zsh).toContain(`'audit --fail-on') COMPREPLY=($(compgen -W 'info warning error' -- "$cur")); return ;;`);
+    const fish = (await cli('completion', 'fish')).stdout;
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from render' -l mode -x -a 'webhook kube-inject' -d /);
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from diff' -l mode -x -a 'webhook kube-inject' -d /);
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from render' -l output -s o -x -a 'yaml json' -d /);
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from check' -l output -s o -x -a 'text json' -d /);
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from audit' -l fail-on -x -a 'info warning error' -d /);
+  });
+
   it('zsh wraps the bash function; fish lists commands and options with descriptions', async () => {
     const zsh = await cli('completion', 'zsh');
     expect(zsh.stdout).toMatch(/^#compdef sidecar-render\n/);

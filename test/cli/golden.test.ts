@@ -86,4 +86,67 @@ describe('sidecar-render golden', () => {
     expect(r.stdout).toMatch(/^FAILED  lost: .*nope\.tmpl/m);
     expect(r.stdout).toMatch(/0 passed, 0 changed, 0 missing, 1 failed\n$/);
   });
+
+  describe('a new matrix, before any golden file is written', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    // 3 value sets x 4 workloads: 12 cases, no goldens yet
+    const matrix = () => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
+      const f = path.join(tmp, 'golden.yaml');
+      const w = (p: string) => JSON.stringify(path.join(root, p));
+      fs.writeFileSync(
+        f,
+        [
+          'goldenDir: golden',
+          'defaults:',
+          `  injectorConfigMap: ${w('examples/istio-sidecar-injector.yaml')}`,
+          `  mesh: ${w('examples/istio-mesh.yaml')}`,
+          '  merged: true',
+          'matrix:',
+          '  - name: "{values}-{workload}"',
+          '    axes:',
+          '      values:',
+          '        - name: default',
+          '        - { name: hold, set: [global.proxy.holdApplicationUntilProxyStarts=true] }',
+          '        - { name: nohold, set: [global.proxy.holdApplicationUntilProxyStarts=false] }',
+          '      workload:',
+          `        - { name: example, workloads: ${w('examples/deployment.yaml')} }`,
+          ...['deployment', 'deployment-hold-annotation', 'job'].map((n) => `        - { name: ${n}, workloads: ${w(`test/golden/seeds/workloads/${n}.yaml`)} }`),
+          '',
+        ].join('\n'),
+      );
+      return f;
+    };
+
+    it('check prints one line per missing golden, naming it and golden update', async () => {
+      const f = matrix();
+      const r = await cli('golden', 'check', '--no-color', f);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(13);
+      expect(lines[0]).toBe(`MISSING default-example: no golden file default-example.yaml yet; 'sidecar-render golden update ${f}' writes it`);
+      for (const l of lines.slice(0, 12)) expect(l).toMatch(/^MISSING (\S+): no golden file \1\.yaml yet; 'sidecar-render golden update .+golden\.yaml' writes it$/);
+      expect(lines[12]).toBe('0 passed, 0 changed, 12 missing');
+      // -o json: the same, without the renderings
+      const json = JSON.parse((await cli('golden', 'check', '-o', 'json', f)).stdout) as { missing: number; results: Record<string, unknown>[] };
+      expect(json.missing).toBe(12);
+      expect(json.results[0]).toEqual({ name: 'default-example', golden: 'default-example.yaml', status: 'missing' });
+      // once written, they pass
+      expect((await cli('golden', 'update', f)).code).toBe(0);
+      expect((await cli('golden', 'check', f)).stdout).toBe('12 passed, 0 changed, 0 missing\n');
+    });
+
+    it('--run that matches no case is an error, not 0 passed', async () => {
+      const f = matrix();
+      for (const sub of ['check', 'update']) {
+        const r = await cli('golden', sub, f, '--run', 'hld');
+        expect(r).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: --run "hld" matches no case of ${f} (its cases: default-example, default-deployment, default-deployment-hold-annotation, default-job, hold-example and 7 more)\n` });
+      }
+      expect(fs.existsSync(path.join(tmp!, 'golden'))).toBe(false);
+      const some = await cli('golden', 'check', f, '--run', 'default-job,nothing');
+      expect(some.code).toBe(1);
+      expect(some.stdout).toMatch(/^MISSING default-job: .*\n0 passed, 0 changed, 1 missing\n$/);
+    });
+  });
 });

@@ -1,7 +1,7 @@
 // Bad files for every command: each ends with exit code 2 and one line on stderr naming the file
 // (with line:col where known), never a stack trace, and never a half-written --output-file.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +168,7 @@ describe('render', () => {
 
   it('--output-file is never half-written: an error leaves the old file intact and no temporary files', async () => {
     const out = join(dir, 'out', 'result.yaml');
+    mkdirSync(join(dir, 'out'));
     const first = await render('--injector-configmap', CM, '-f', DEPLOY, '--output-file', out);
     expect(first.code, first.stderr).toBe(0);
     const good = readFileSync(out, 'utf8');

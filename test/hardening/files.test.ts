@@ -128,6 +128,43 @@ describe('--output-file on files that are not regular', () => {
   });
 });
 
+describe('--output-file in a folder that is not there', () => {
+  it('is refused in one line naming the folder, before rendering anything; no folder is made', async () => {
+    const missing = path.join(dir, 'no-such-folder');
+    const out = path.join(missing, 'deeper', 'out.yaml');
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', out);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: ${out}: cannot write: the folder ${path.dirname(out)} does not exist\n` });
+    expect(fs.existsSync(missing)).toBe(false);
+    // relative, as typed
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const rel = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', 'outt/x.yaml');
+      expect(rel).toEqual({ code: 2, stdout: '', stderr: 'sidecar-render: outt/x.yaml: cannot write: the folder outt does not exist\n' });
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.existsSync(path.join(dir, 'outt'))).toBe(false);
+  });
+
+  it('a file where the folder should be is refused the same way', async () => {
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, 'x');
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', path.join(file, 'out.yaml'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sidecar-render: ${path.join(file, 'out.yaml')}: cannot write: a parent of it is not a directory\n`);
+    expect(fs.readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('the folder there, the file is written', async () => {
+    const out = path.join(dir, 'made', 'out.yaml');
+    fs.mkdirSync(path.dirname(out));
+    const r = await cli('render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', out);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('istio-proxy');
+  });
+});
+
 describe('an interrupted --output-file', () => {
   // A real process: the signal must reach the command's own handlers. It runs the compiled CLI.
   beforeAll(() => {

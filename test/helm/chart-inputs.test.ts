@@ -1,8 +1,9 @@
 // A chart where a ConfigMap goes: render, audit and golden take --chart and use the injector and mesh
-// ConfigMaps it renders. With Istio's istiod charts beside the checkout (../shared), `render --chart`
-// must give the same pods as `render --injector-configmap` of the ConfigMaps Helm rendered.
+// ConfigMaps it renders. With Istio's istiod charts and exported ConfigMaps (SIDECAR_RENDER_ISTIO_CHARTS,
+// SIDECAR_RENDER_ISTIO_CONFIGMAPS, or ../shared beside the checkout), `render --chart` must give the
+// same pods as `render --injector-configmap` of the ConfigMaps Helm rendered.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +12,12 @@ import { parse } from 'yaml';
 import { chartConfigMaps, injectorInputsFromChart } from '../../src/istio/fromchart.js';
 import { renderRequest } from '../../src/output/render.js';
 import { cli } from '../helpers/cli.js';
+import { outside } from '../helpers/outside.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const shared = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const charts = process.env.SIDECAR_RENDER_ISTIO_CHARTS ?? join(shared, 'istio-charts');
-const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS ?? join(shared, 'istio-configmaps');
+const releases = ['1.20.0', '1.24.0', '1.28.0', 'master'];
+const charts = outside('charts', ...releases.map((v) => `${v}/istio-discovery`)) ?? '';
+const configmaps = outside('configmaps', ...releases.flatMap((v) => [`${v}/istio-sidecar-injector.yaml`, `${v}/istio-mesh.yaml`])) ?? '';
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const workloads = ['deployment.yaml', 'job.yaml', 'deployment-hold-annotation.yaml'].map((w) => join(root, 'test/golden/seeds/workloads', w));
 const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-chart-inputs-'));
@@ -95,7 +97,7 @@ describe('--chart with a chart of our own', () => {
   });
 });
 
-describe.runIf(existsSync(join(charts, '1.24.0', 'istio-discovery')) && existsSync(join(configmaps, '1.24.0')))('render --chart of istiod = render --injector-configmap of what Helm rendered', () => {
+describe.skipIf(!charts || !configmaps)('render --chart of istiod = render --injector-configmap of what Helm rendered', () => {
   for (const [v, extra] of [
     ['1.20.0', ['--chart-values', join(fixtures, 'istio-1.20-inject-test-values.yaml')]],
     ['1.24.0', []],

@@ -1,8 +1,8 @@
 // Istio's istiod chart rendered as Helm renders it, checked against what Helm produced for Istio's own
 // injection tests: the injector ConfigMap's config and values and the mesh ConfigMap's mesh, byte for
-// byte. The charts and the expected outputs are Istio's text and live beside the checkout (../shared),
-// never in this repository; SIDECAR_RENDER_ISTIO_CHARTS and SIDECAR_RENDER_ISTIO_INJECT_TESTS name other
-// folders. The value sets below are what Istio's inject_test.go passes to istioctl (`values.X=Y` flags
+// byte. The charts and the expected outputs are Istio's text, never in this repository:
+// SIDECAR_RENDER_ISTIO_CHARTS, SIDECAR_RENDER_ISTIO_CONFIGMAPS and SIDECAR_RENDER_ISTIO_INJECT_TESTS name
+// their folders (../shared beside the checkout by default; test/helpers/outside.ts). The value sets below are what Istio's inject_test.go passes to istioctl (`values.X=Y` flags
 // become `--set X=Y`; `components.cni.enabled=true` is istioctl's pilot.cni.enabled).
 
 import { readFileSync } from 'node:fs';
@@ -12,12 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { renderChart, type ChartRenderOptions } from '../../src/helm/index.js';
 import { iopValues } from '../../src/istio/iop.js';
+import { outside } from '../helpers/outside.js';
 
-const shared = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const charts = process.env.SIDECAR_RENDER_ISTIO_CHARTS ?? join(shared, 'istio-charts');
-const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS ?? join(shared, 'istio-configmaps');
+const releases = ['1.20.0', '1.24.0', '1.28.0', 'master'];
+const charts = outside('charts', ...releases.map((v) => `${v}/istio-discovery`)) ?? '';
+const configmaps = outside('configmaps', ...releases.flatMap((v) => [`${v}/istio-sidecar-injector.yaml`, `${v}/istio-mesh.yaml`])) ?? '';
 // a folder of release suites (<release>/testdata/...), as the conformance test reads it
-const injectTests = join(process.env.SIDECAR_RENDER_ISTIO_INJECT_TESTS ?? join(shared, 'istio-inject-tests'), '1.24.0');
+const suites = outside('injectTests', '1.24.0/testdata/inject', '1.24.0/testdata/inputs');
+const injectTests = suites ? join(suites, '1.24.0') : '';
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 interface Rendered {
@@ -44,7 +46,7 @@ function exported(version: string): { config: string; values: string; mesh: stri
 }
 
 
-describe('istiod chart: default values', () => {
+describe.skipIf(!charts || !configmaps)('istiod chart: default values', () => {
   for (const v of ['1.20.0', '1.24.0', '1.28.0', 'master']) {
     it(`${v} renders, every document parses, the profile/compatibility tripwires stay silent`, () => {
       const r = renderIstiod(v);
@@ -132,7 +134,7 @@ const CASES: Record<string, string[] | { iop: string }> = {
   'hello-openshift-custom-injection.yaml.51': ['pilot.cni.enabled=true'],
 };
 
-describe("istiod 1.24 chart with the value sets of Istio's injection tests", () => {
+describe.skipIf(!charts || !injectTests)("istiod 1.24 chart with the value sets of Istio's injection tests", () => {
   for (const [name, how] of Object.entries(CASES)) {
     it(`${name}: template, values and mesh equal ${name}.*.gen.yaml`, () => {
       const opts: ChartRenderOptions = Array.isArray(how) ? { set: how } : { baseValues: iopValues(readFileSync(join(injectTests, 'testdata/inject', how.iop), 'utf8'), how.iop) };

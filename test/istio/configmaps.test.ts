@@ -1,6 +1,6 @@
 // End to end over injector ConfigMaps: the bundled example always; real exported ConfigMaps when
 // SIDECAR_RENDER_ISTIO_CONFIGMAPS names a folder of <version>/{istio-sidecar-injector,istio-mesh}.yaml
-// (they are not part of this repository).
+// (they are not part of this repository; test/helpers/outside.ts).
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderRequest } from '../../src/output/render.js';
 import { parseTemplateOutput } from '../../src/istio/webhook.js';
+import { outside } from '../helpers/outside.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const workloads = [join(root, 'examples/deployment.yaml'), join(root, 'test/golden/seeds/workloads/job.yaml'), join(root, 'test/golden/seeds/workloads/deployment-hold-annotation.yaml')];
@@ -36,8 +37,8 @@ describe('injector ConfigMaps end to end', () => {
     check(join(root, 'examples/istio-sidecar-injector.yaml'), join(root, 'examples/istio-mesh.yaml'));
   });
 
-  const dir = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
-  if (dir && existsSync(dir)) {
+  const dir = outside('configmaps');
+  if (dir) {
     for (const v of readdirSync(dir).sort()) {
       const injector = join(dir, v, 'istio-sidecar-injector.yaml');
       if (!existsSync(injector)) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GoNil, GoNum, GoStruct, typeOf, intValue, isTrue, type GoValue } from '../../src/go/reflect/value.js';
 import { buildTemplateData, deployMetaFromPod, proxyImage, estimateConcurrency, proxyIDs } from '../../src/istio/data.js';
@@ -9,6 +9,7 @@ import { defaultMeshConfig, loadMeshConfig } from '../../src/istio/mesh.js';
 import { plainToGo } from '../../src/go/encoding/json/structs.js';
 import { applyProxyConfig } from '../../src/istio/proxyconfig.js';
 import type { GoMap } from '../../src/go/reflect/value.js';
+import { outside } from '../helpers/outside.js';
 
 const V = parseIstioVersion;
 
@@ -173,11 +174,10 @@ describe('helpers', () => {
 });
 
 // SIDECAR_RENDER_ISTIO_CONFIGMAPS: a folder of real <version>/istio-mesh.yaml exports, not part of this repository
-const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS;
-const shared = real ? join(real, '1.28.0', 'istio-mesh.yaml') : '';
-describe.runIf(shared !== '' && existsSync(shared))('real mesh ConfigMap', () => {
+const real = outside('configmaps', '1.28.0/istio-mesh.yaml');
+describe.skipIf(!real)('real mesh ConfigMap', () => {
   it('loads data.mesh with defaults', () => {
-    const r = loadMeshConfig(readFileSync(shared, 'utf8'), V('1.28'), { file: 'istio-mesh.yaml' });
+    const r = loadMeshConfig(readFileSync(join(real!, '1.28.0', 'istio-mesh.yaml'), 'utf8'), V('1.28'), { file: 'istio-mesh.yaml' });
     expect(r.warnings).toEqual([]);
     expect(intValue(r.mesh.get('ProxyListenPort'))).toBe(15001n);
   });

@@ -1,12 +1,12 @@
 // `diff`: two injector setups compared workload by workload: field changes, the lifecycle summary and
 // the audit findings that appear or go; exit 1 when anything differs.
 
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { diffInjection, fieldChanges, type DiffReport } from '../../src/diff/diff.js';
 import { cli } from '../helpers/cli.js';
+import { outside } from '../helpers/outside.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const mini = join(root, 'test/helm/fixtures/mini-istiod');
@@ -14,7 +14,7 @@ const example = join(root, 'examples/istio-sidecar-injector.yaml');
 const seeds = join(root, 'test/golden/seeds/workloads');
 const job = join(seeds, 'job.yaml');
 const deployment = join(seeds, 'deployment.yaml');
-const charts = process.env.SIDECAR_RENDER_ISTIO_CHARTS ?? fileURLToPath(new URL('../../../shared/istio-charts/', import.meta.url));
+const charts = outside('charts', ...['1.20.0', '1.24.0', '1.28.0'].map((v) => `${v}/istio-discovery`)) ?? '';
 
 describe('fieldChanges', () => {
   it('matches named list items by name and reports an order change once', () => {
@@ -112,7 +112,7 @@ describe('sidecar-render diff', () => {
   });
 });
 
-describe.runIf(existsSync(join(charts, '1.24.0/istio-discovery')))("Istio's istiod charts", () => {
+describe.skipIf(!charts)("Istio's istiod charts", () => {
   it('1.20 -> 1.24 on the seed workloads: no lifecycle change, hold requested in 1.24 values moves the proxy first', () => {
     const r = diffInjection({ chart: { chart: join(charts, '1.20.0/istio-discovery') } }, { chart: { chart: join(charts, '1.24.0/istio-discovery') } }, [deployment, job], { kubeVersion: '1.33' });
     for (const w of r.workloads) {

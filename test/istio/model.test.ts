@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { GoNil, intValue, typeOf, GoStruct, type GoValue } from '../../src/go/reflect/value.js';
 import { goJsonMarshal } from '../../src/go/encoding/json/json.js';
 import { decodeGo, JsonStruct } from '../../src/go/encoding/json/structs.js';
@@ -13,6 +13,7 @@ import { loadInjectorConfigMap, parseInjectorConfig } from '../../src/istio/conf
 import { workloadsFromText } from '../../src/istio/workload.js';
 import { validateValues, validateMesh, formatProblem } from '../../src/istio/validate.js';
 import { loadYamlDocument } from '../../src/yaml/load.js';
+import { outside } from '../helpers/outside.js';
 
 const V = parseIstioVersion;
 
@@ -141,10 +142,11 @@ describe('injector ConfigMap and workloads', () => {
     expect(() => workloadsFromText('kind: Deployment\nmetadata: {name: d}\nspec: {}\n', 'd.yaml')).toThrow(/spec.template is required value/);
   });
   // real exported ConfigMaps, not part of this repository: SIDECAR_RENDER_ISTIO_CONFIGMAPS names their folder
-  const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS ?? '';
-  it.runIf(real !== '' && existsSync(real))('real ConfigMaps load and their release is detected', () => {
+  const releases = ['1.5.0', '1.7.0', '1.8.0', '1.12.0', '1.20.0', '1.24.0', '1.28.0', 'master'];
+  const real = outside('configmaps', ...releases.map((v) => `${v}/istio-sidecar-injector.yaml`));
+  it.skipIf(!real)('real ConfigMaps load and their release is detected', () => {
     const seen: Record<string, string> = {};
-    for (const ver of ['1.5.0', '1.7.0', '1.8.0', '1.12.0', '1.20.0', '1.24.0', '1.28.0', 'master']) {
+    for (const ver of releases) {
       const c = loadInjectorConfigMap(readFileSync(`${real}/${ver}/istio-sidecar-injector.yaml`, 'utf8'), 'x.yaml');
       const d = c.detected!.version;
       seen[ver] = d.master ? 'master' : `1.${d.minor}`;

@@ -12,9 +12,9 @@ import { renderRequest } from '../../src/output/render.js';
 import { applySet } from '../../src/helm/strvals.js';
 import { parseIstioVersion } from '../../src/istio/version.js';
 import { cli } from '../helpers/cli.js';
+import { outside } from '../helpers/outside.js';
 
-const shared = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const configmaps = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS ?? path.join(shared, 'istio-configmaps');
+const configmaps = outside('configmaps', '1.24.0/istio-sidecar-injector.yaml', '1.24.0/istio-mesh.yaml');
 const example = fileURLToPath(new URL('../../examples/deployment.yaml', import.meta.url));
 
 const dir = fileURLToPath(new URL('./overlay-types/', import.meta.url));
@@ -82,8 +82,8 @@ describe('template output of the wrong type, as istiod decodes it', () => {
     expect(applySet({}, 'a={true,null,05,+7,-3,0}')).toEqual({ a: [true, null, '05', 7, -3, 0] });
   });
 
-  it('the real 1.24 sidecar template with a lifecycle command set to {sleep,5}: istiod\'s error, exit 1', async () => {
-    const cm = path.join(configmaps, '1.24.0');
+  it.skipIf(!configmaps)('the real 1.24 sidecar template with a lifecycle command set to {sleep,5}: istiod\'s error, exit 1', async () => {
+    const cm = path.join(configmaps!, '1.24.0');
     const args = ['render', '-q', '--merged', '--injector-configmap', path.join(cm, 'istio-sidecar-injector.yaml'), '--mesh', path.join(cm, 'istio-mesh.yaml'), '-f', example];
     const typed = await cli(...args, '--set', 'global.proxy.lifecycle.preStop.exec.command={sleep,5}');
     expect(typed.code).toBe(1);

@@ -1,13 +1,14 @@
 // One notion of a release: what --istio-version and a golden matrix accept, and what detection
 // returns, agree; a detected release renders what the true release renders.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { matrixSchema } from '../../src/golden/schema.js';
 import { loadInjectorConfigMap } from '../../src/istio/configmap.js';
 import { renderRequest } from '../../src/output/render.js';
 import { DETECTION_MARKS, detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
+import { outside } from '../helpers/outside.js';
 
 const matrixAccepts = (v: string): boolean =>
   new Ajv({ strict: false }).validate(matrixSchema, { cases: [{ name: 'c', workloads: 'w.yaml', istioVersion: v }] }) as boolean;
@@ -53,9 +54,10 @@ describe('Istio versions', () => {
   });
 
   // real exported ConfigMaps, not part of this repository: SIDECAR_RENDER_ISTIO_CONFIGMAPS names their folder
-  const real = process.env.SIDECAR_RENDER_ISTIO_CONFIGMAPS ?? '';
-  it.runIf(real !== '' && existsSync(real))('a real ConfigMap renders the same with the detected release as with its own', () => {
-    for (const ver of ['1.5.0', '1.7.0', '1.8.0', '1.12.0', '1.20.0', '1.24.0', '1.28.0', 'master']) {
+  const releases = ['1.5.0', '1.7.0', '1.8.0', '1.12.0', '1.20.0', '1.24.0', '1.28.0', 'master'];
+  const real = outside('configmaps', ...releases.flatMap((v) => [`${v}/istio-sidecar-injector.yaml`, `${v}/istio-mesh.yaml`]));
+  it.skipIf(!real)('a real ConfigMap renders the same with the detected release as with its own', () => {
+    for (const ver of releases) {
       const cm = `${real}/${ver}/istio-sidecar-injector.yaml`;
       const base = { injectorConfigMap: cm, mesh: `${real}/${ver}/istio-mesh.yaml`, workloads: 'examples/deployment.yaml' };
       const detected = loadInjectorConfigMap(readFileSync(cm, 'utf8'), cm).detected!.version;
