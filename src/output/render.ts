@@ -9,7 +9,6 @@ import { configObjectsOf, describeSources, resolveInputs, type RenderRequest, ty
 import { normalizeOptions } from '../inputs/options.js';
 import { workloadFiles, workloadText, manifestOf, workloadsOf } from '../inputs/files.js';
 import { detectIstioVersion as detectFromText, formatIstioVersion } from '../istio/version.js';
-import { InputError } from '../yaml/load.js';
 import { KubeInjectJson, kubeInjectStream } from '../istio/kubeinject.js';
 import { OutputFormat } from './format.js';
 
