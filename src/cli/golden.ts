@@ -98,7 +98,7 @@ export function printUpdate(r: UpdateReport, flags: GoldenFlags, out: NodeJS.Wri
 }
 
 export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
-  const golden = program.command('golden').description('golden-file regression tests of rendered injection (see the README for the matrix format)');
+  const golden = program.command('golden').description('golden-file regression tests of rendered injection (the matrix format: docs/commands.md)');
 
   const check = golden
     .command('check')

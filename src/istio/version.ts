@@ -61,7 +61,7 @@ export interface Detection {
 }
 
 /** Marks (pattern, release, reason), newest first: a template that uses the field was written for
- *  that release or later. The README's render section lists them for users. */
+ *  that release or later. docs/commands.md's render section lists them for users. */
 export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
   [/\.ProxyInitImage\b/, 'master', 'uses .ProxyInitImage'],
   [/\.NativeSidecars\b/, '1.28', 'uses .NativeSidecars'],

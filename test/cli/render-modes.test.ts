@@ -1,4 +1,4 @@
-// What `render` prints in each mode, as the README's command table and `render --help` say: the
+// What `render` prints in each mode, as the README's command table, docs/commands.md and `render --help` say: the
 // template stage output istiod produces; with --merged the pod istiod admits; with --mode kube-inject
 // --merged the file as istioctl kube-inject prints it, -o yaml the same and -o json the same objects
 // as `kubectl ... -o json` prints them.

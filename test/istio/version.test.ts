@@ -35,8 +35,8 @@ describe('Istio versions', () => {
     }
   });
 
-  describe("the README's detection table", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  describe("the detection table of docs/commands.md's render section", () => {
+    const readme = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
     const render = readme.slice(readme.indexOf('\n## render\n'), readme.indexOf('\n## audit\n'));
     // `| `.Field` ... | release |`: the first code span of a row, as a template would use it
     const rows = [...render.matchAll(/^\| `([^`]+)`[^|]*\| (master|\d+\.\d+) \|$/gm)].map((m) => ({ marker: m[1]!, release: m[2]! }));
