@@ -12,7 +12,7 @@ import { checkMatrix, colorDiff, loadMatrix, updateMatrix, type CaseRenderer, ty
 
 export interface GoldenCommandDeps {
   /** Builds the renderer for a matrix (the Istio renderer, with inputs cached across cases); limits apply to every case. */
-  renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions; overrides?: Partial<RenderRequest> }) => CaseRenderer;
+  renderer: (m: GoldenMatrix, opts?: { limits?: ExecOptions; overrides?: Partial<RenderRequest>; onAssumptions?: (caseName: string, line: string) => void }) => CaseRenderer;
 }
 
 type GoldenFlags = LimitFlags &
@@ -38,6 +38,28 @@ function overridesOf(flags: GoldenFlags): Partial<RenderRequest> | undefined {
   const o: Record<string, unknown> = { ...inputsFromFlags(flags) };
   if (Array.isArray(o.env)) o.env = parseEnv(o.env as string[]);
   return Object.keys(o).length ? (o as Partial<RenderRequest>) : undefined;
+}
+
+/**
+ * What the cases that changed or failed assumed, and where their inputs came from (render's assumptions
+ * line): each different line once on stderr, with how many of those cases share it. A clean run, and
+ * cases that only miss their golden file, say nothing.
+ */
+function assumptionsOf(flags: GoldenFlags): { add: (caseName: string, line: string) => void; print: (r: { results: { name: string; status: string }[] }) => void } {
+  const byCase = new Map<string, string>();
+  return {
+    add: (caseName, line) => void byCase.set(caseName, line),
+    print: (r) => {
+      if (flags.quiet) return;
+      const lines = new Map<string, string[]>();
+      for (const res of r.results) {
+        const line = byCase.get(res.name);
+        if (line === undefined || (res.status !== 'changed' && res.status !== 'failed')) continue;
+        lines.set(line, [...(lines.get(line) ?? []), res.name]);
+      }
+      for (const [line, names] of lines) process.stderr.write(`sidecar-render: ${names.length === 1 ? `case ${names[0]}` : `${names.length} cases (${names[0]}, ...)`}: ${line}\n`);
+    },
+  };
 }
 
 function filterOf(flags: GoldenFlags): ((name: string) => boolean) | undefined {
@@ -115,7 +137,9 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
       const overrides = overridesOf(flags);
       const m = loadMatrix(file);
       const filter = selection(m, flags, file);
-      const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter, onProgress: progress(flags, 'checked') });
+      const said = assumptionsOf(flags);
+      const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}), onAssumptions: said.add }), { filter, onProgress: progress(flags, 'checked') });
+      said.print(r);
       printCheck(r, flags, file);
       process.exitCode = r.changed + r.missing + r.failed > 0 ? 1 : 0;
     });
@@ -134,7 +158,9 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
       const overrides = overridesOf(flags);
       const m = loadMatrix(file);
       const filter = selection(m, flags, file);
-      const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}) }), { filter, prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      const said = assumptionsOf(flags);
+      const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}), onAssumptions: said.add }), { filter, prune: flags.prune, onProgress: progress(flags, 'rendered') });
+      said.print(r);
       printUpdate(r, flags);
       process.exitCode = r.failed > 0 ? 1 : 0;
     });

@@ -19,16 +19,25 @@ export function renderRequestOf(c: GoldenCase): RenderRequest {
   return req as RenderRequest;
 }
 
+export interface CaseRendererOptions {
+  limits?: ExecOptions;
+  /** Inputs given over every case's own (the command line's). */
+  overrides?: Partial<RenderRequest>;
+  /** What each case's render assumed and where its inputs came from (render's assumptions line). */
+  onAssumptions?: (caseName: string, line: string) => void;
+}
+
 /**
  * Render a case as `sidecar-render render` would print it; any failed workload fails the case. Inputs,
  * function maps and parsed templates are cached across cases (render.ts), so a matrix of 1,000 cases
  * over a few files loads each file once. `limits` apply to every template execution of every case.
  */
-export function istioCaseRenderer(_m?: GoldenMatrix, opts: { limits?: ExecOptions; overrides?: Partial<RenderRequest> } = {}): CaseRenderer {
+export function istioCaseRenderer(_m?: GoldenMatrix, opts: CaseRendererOptions = {}): CaseRenderer {
   return (c) => {
     const req = withOverrides(renderRequestOf(c), opts.overrides);
     if (opts.limits) req.limits = opts.limits;
     const out = renderRequest(req);
+    if (out.assumptions !== undefined) opts.onAssumptions?.(c.name, out.assumptions);
     if (out.failed > 0) throw new Error(out.messages.find((m) => m.startsWith('error:')) ?? `${out.failed} workloads failed`);
     return out.text;
   };

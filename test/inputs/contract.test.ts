@@ -97,6 +97,22 @@ describe('a file holding both ConfigMaps means the same to every command', () =>
   });
 });
 
+describe('golden says what a changed case assumed', () => {
+  it('one assumptions line per different input set of the cases that changed; none for a clean run', async () => {
+    const matrix = file('golden.yaml', `goldenDir: out\ncases:\n  - name: both\n    injectorConfigmap: ${HELM}\n    filename: ${DEPLOY}\n    merged: true\n  - name: alone\n    injectorConfigmap: ${CM}\n    filename: ${DEPLOY}\n    merged: true\n`);
+    expect((await cli('golden', 'update', matrix)).code).toBe(0);
+    const clean = await cli('golden', 'check', matrix);
+    expect([clean.code, clean.stderr]).toEqual([0, '']);
+    // the mesh's hold changes under the case that reads it, and only that case says where its mesh came from
+    const over = await cli('golden', 'check', '--mesh', file('no-hold.yaml', meshText.replace('holdApplicationUntilProxyStarts: true', 'holdApplicationUntilProxyStarts: false')), matrix);
+    expect(over.code).toBe(1);
+    const lines = over.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^sidecar-render: case both: assuming Istio .*; injector config: ConfigMap istio-system\/istio-sidecar-injector in .*helm-output\.yaml; values: data\.values of .*; mesh config: ConfigMap istio-system\/istio in .*no-hold\.yaml$/);
+    expect((await cli('golden', 'check', '-q', '--mesh', join(dir, 'no-hold.yaml'), matrix)).stderr).toBe('');
+  });
+});
+
 describe('a file that is not what its flag asks for is an error naming what it is', () => {
   for (const [flag, want] of [
     ['--injector-configmap', 'a Deployment, not the istio-sidecar-injector ConfigMap (--injector-configmap)'],
