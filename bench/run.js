@@ -273,7 +273,7 @@ if (want('d')) {
 
 const realFolder = want('r') ? configMapFolder(root) : undefined;
 if (realFolder) {
-  const realImp = { render: await imp('istio/inject.js'), workload: await imp('istio/workload.js'), data: await imp('istio/data.js') };
+  const realImp = { render: { ...(await imp('istio/inject.js')), ...(await imp('inputs/resolve.js')) }, workload: await imp('istio/workload.js'), data: await imp('istio/data.js') };
   for (const release of releases(realFolder)) {
     specs.push(() => {
       const c = realCase(realImp, root, realFolder, release);

@@ -38,7 +38,7 @@ if (!args.includes('--no-build')) {
   if (b.status !== 0) process.exit(2);
 }
 const goTool = join(root, 'tools/istiod-stage/istiod-stage');
-const { renderRequest } = await import(join(root, 'dist/istio/inject.js'));
+const { renderRequest } = await import(join(root, 'dist/output/render.js'));
 
 const workloadDir = join(root, 'test/parity/workloads');
 const workloads = readdirSync(workloadDir).filter((f) => f.endsWith('.yaml')).sort();

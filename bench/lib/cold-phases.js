@@ -28,8 +28,8 @@ const phase = (name) => {
 const imp = (p) => import(pathToFileURL(join(dist, p)).href);
 
 // what `render` loads: the CLI shell, its render command and the library under it
-const [, , render, configmap, load, mesh, validate, version, workload] = await Promise.all(
-  ['cli/index.js', 'cli/render.js', 'istio/inject.js', 'istio/configmap.js', 'yaml/load.js', 'istio/mesh.js', 'istio/validate.js', 'istio/version.js', 'istio/workload.js'].map(imp),
+const [, , render, output, configmap, load, mesh, validate, version, workload] = await Promise.all(
+  ['cli/index.js', 'cli/render.js', 'istio/inject.js', 'output/render.js', 'istio/configmap.js', 'yaml/load.js', 'istio/mesh.js', 'istio/validate.js', 'istio/version.js', 'istio/workload.js'].map(imp),
 );
 phase('modules');
 
@@ -62,7 +62,7 @@ const results = [];
 for (const w of workload.workloadStream(readFileSync(workloads, 'utf8'), workloads)) results.push(r.renderWorkload(w, false));
 phase('exec');
 
-const { text: printed } = render.formatOutcome(results, {});
+const { text: printed } = output.formatOutcome(results, {});
 phase('output');
 
 if (results.some((x) => x.error !== undefined) || printed.length === 0) {

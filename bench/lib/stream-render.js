@@ -1,7 +1,7 @@
-// Prototype of a streamed `render` (for the memory case only): the items of a block-style `kind: List`
-// are cut out of the text one at a time and each is parsed, rendered and written before the next, so
-// neither the parsed input nor the output of all workloads is held at once. It shows what peak RSS a
-// streamed CLI would have; the real CLI (src/cli/render.ts) parses the whole file and prints at the end.
+// A minimal streamed `render` (for the memory case only): the items of a block-style `kind: List` are
+// cut out of the text one at a time and each is parsed, rendered and written before the next, so
+// neither the parsed input nor the output of all workloads is held at once. The CLI streams too
+// (src/output/render.ts); this is the floor its peak RSS is held against.
 //
 //   node bench/lib/stream-render.js INJECTOR_CONFIGMAP MESH LIST.yaml > out
 
@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const dist = process.env.SIDECAR_RENDER_DIST ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const { Renderer, renderInputs } = await import(pathToFileURL(join(dist, 'istio', 'render.js')).href);
+const { Renderer } = await import(pathToFileURL(join(dist, 'istio', 'inject.js')).href);
+const { renderInputs } = await import(pathToFileURL(join(dist, 'inputs', 'resolve.js')).href);
 const { workloadsFromText } = await import(pathToFileURL(join(dist, 'istio', 'workload.js')).href);
 
 /** The item texts of a top-level `items:` block sequence, dedented, with their first line numbers. */
