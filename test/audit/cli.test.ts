@@ -161,11 +161,11 @@ describe('sidecar-render audit', () => {
     expect(rows.find((x) => x.rule === 'job-never-completes')?.fix).toContain('Istio 1.20.3');
   });
 
-  it('--list-rules lists every rule, and so does the README', async () => {
+  it('--list-rules lists every rule, and so does docs/commands.md', async () => {
     const r = await run('--list-rules');
     const listed = r.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '));
     expect(listed).toEqual(RULES.map((x) => `${x.id} ${x.severity}`));
-    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const readme = readFileSync(join(import.meta.dirname, '../../docs/commands.md'), 'utf8');
     const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| ([a-z /]+) \|/gm)].map((m) => `${m[1]} ${m[2]!.split(' ')[0]}`);
     expect(rows).toEqual(listed);
   });
