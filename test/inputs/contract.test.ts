@@ -203,6 +203,22 @@ describe('the library takes the flags, in camelCase', () => {
     for (const o of INPUT_OPTIONS) expect(doc, o.key).toMatch(new RegExp(`\\| \`${o.flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` \\| \`${o.key}\` \\|`));
   });
 
+  it('a chart is an input of audit and render alike, in the library as on the command line', async () => {
+    const mini = join(root, 'test/helm/fixtures/mini-istiod');
+    const set = ['global.proxy.holdApplicationUntilProxyStarts=true'];
+    const rendered = renderRequest({ chart: mini, chartSet: set, filename: DEPLOY, merged: true });
+    expect(rendered.results.map((x) => x.hold)).toEqual([true]);
+    expect(rendered.assumptions).toContain(`injector config: chart ${mini}`);
+    const job = join(root, 'test/golden/seeds/workloads/job.yaml');
+    const lib = auditDetailed([job], { chart: mini, chartSet: set });
+    expect(lib.findings.map((f) => f.rule)).toContain('hold-with-restart-never');
+    expect(lib.assumptions).toContain(`injector config: chart ${mini}`);
+    const flags = await cli('audit', '-q', '--chart', mini, '--chart-set', set[0]!, '-f', job, '-o', 'json');
+    expect(JSON.parse(flags.stdout)).toEqual(JSON.parse(JSON.stringify(lib.findings)));
+    // without the chart's hold, no finding of it
+    expect(auditDetailed([job], { chart: mini }).findings.map((f) => f.rule)).not.toContain('hold-with-restart-never');
+  });
+
   it('render, audit and diff take the same options as the command line', async () => {
     const flags = await cli('render', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '--set', 'global.tag=1.24.1', '--merged');
     expect(renderRequest({ injectorConfigmap: CM, mesh: MESH, filename: [DEPLOY], set: ['global.tag=1.24.1'], merged: true }).text).toBe(flags.stdout);
