@@ -59,18 +59,13 @@ export interface ProxyModel {
 
 const cache = new Map<string, ProxyModel>();
 
-function flavourKey(v: IstioVersion): string {
-  // releases that share one ProxyConfig Go shape
-  const marks: [number, number][] = [
-    [1, 6], [1, 7], [1, 8], [1, 9], [1, 11], [1, 12], [1, 14], [1, 18],
-  ];
-  let key = '1.5';
-  for (const [a, b] of marks) if (atLeast(v, a, b)) key = `${a}.${b}`;
-  return key;
+/** One model per release: fields come and go at many releases (since() below), so releases share none. */
+function modelKey(v: IstioVersion): string {
+  return `${v.major}.${v.minor}${v.master ? '+' : ''}`;
 }
 
 export function proxyModel(v: IstioVersion): ProxyModel {
-  const key = flavourKey(v);
+  const key = modelKey(v);
   const hit = cache.get(key);
   if (hit) return hit;
   const m = build(v);
