@@ -168,20 +168,20 @@ function injectorOf(name: string, docs: LoadedDocument[], revision: string | und
     const why = `${describeObjects(objs)}, ${NOT_INJECTOR} (${flag})`;
     throw first ? first.errorAt([], why) : new InputError(why, name, 1, 1);
   }
-  const o = picked.chosen;
-  const cm = injectorFromDocument(o.doc);
-  const origin = `${o.label} in ${name}`;
-  return {
-    config: cm.config,
-    file: name,
-    values: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${origin}` },
-    valuesProblems: validateValues(cm.values, cm.valuesDoc),
-    object: o,
-    others: cfgs.filter((c) => c !== o && c.kind !== 'injector'),
-    ...(picked.revision !== undefined ? { revision: picked.revision } : {}),
-    warnings: picked.warnings,
-    origin,
-  };
+  return { ...injectorOfObject(picked.chosen, `${picked.chosen.label} in ${name}`, true), others: cfgs.filter((c) => c !== picked.chosen && c.kind !== 'injector'), ...(picked.revision !== undefined ? { revision: picked.revision } : {}), warnings: picked.warnings };
+}
+
+/**
+ * The injector config and values of an injector ConfigMap. One found with data.values alone (a partial
+ * export) gives the values and no templates, unless the config is required (its own flag named it).
+ */
+function injectorOfObject(o: ConfigObject, origin: string, requireConfig: boolean): InjectorFile {
+  const hasConfig = isObject(o.value.data ?? null) && typeof (o.value.data as JsonObject).config === 'string';
+  const cm = hasConfig || requireConfig ? injectorFromDocument(o.doc) : undefined;
+  const values = cm
+    ? { layer: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${origin}` }, problems: validateValues(cm.values, cm.valuesDoc) }
+    : dataValues(o, `data.values of ${origin}`);
+  return { ...(cm ? { config: cm.config } : {}), file: o.doc.file, values: values.layer, valuesProblems: values.problems, object: o, others: [], warnings: [], origin };
 }
 
 function loadInjectorFile(f: InputFile, kind: 'configmap' | 'config' | 'template', revision: string | undefined): InjectorFile {
@@ -407,24 +407,10 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   if (!inj) {
     const found = pickConfig(pool, 'injector', revision, 'the inputs');
     if (found) {
-      const o2 = found.chosen;
-      // a ConfigMap with data.values alone (a partial export) gives the values, and no templates
-      const hasConfig = isObject(o2.value.data ?? null) && typeof (o2.value.data as JsonObject).config === 'string';
-      const cm = hasConfig ? injectorFromDocument(o2.doc) : undefined;
-      const values = cm ? { layer: { value: cm.values, ...(cm.valuesDoc ? { doc: cm.valuesDoc } : {}), origin: `data.values of ${foundIn(o2)}` }, problems: validateValues(cm.values, cm.valuesDoc) } : dataValues(o2, `data.values of ${foundIn(o2)}`);
-      inj = {
-        ...(cm ? { config: cm.config } : {}),
-        file: o2.doc.file,
-        values: values.layer,
-        valuesProblems: values.problems,
-        object: o2,
-        others: [],
-        warnings: found.warnings,
-        origin: foundIn(o2),
-      };
+      inj = injectorOfObject(found.chosen, foundIn(found.chosen), false);
       warnings.push(...found.warnings);
       if (revision === undefined && found.revision !== undefined) revision = found.revision;
-      injectorSource = cm ? foundIn(o2) : '';
+      injectorSource = inj.config ? inj.origin : '';
     }
   }
   if (!inj?.config && !ctx.injectorOptional) throw new InputError('give --injector-configmap FILE, --chart CHART, or --template FILE with --values FILE');
