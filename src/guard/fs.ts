@@ -102,8 +102,10 @@ export function pendingTemporaries(): string[] {
 
 // ---------- writers ----------
 
+/** A temporary sibling; a long file name is cut so the temporary's name stays within the 255 bytes a
+ *  file system allows (the file itself may use them all). */
 function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file).slice(0, 64)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 }
 
 interface Target {
@@ -222,7 +224,11 @@ export class AtomicWriter {
     }
     this.fd = undefined;
     if (!this.target.through) {
-      fs.rmSync(this.tmp, { force: true });
+      try {
+        fs.rmSync(this.tmp, { force: true });
+      } catch {
+        // already failing with the error that says why; nothing was made to remove
+      }
       untrack(this.tmp);
     }
   }
