@@ -16,6 +16,7 @@ import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } fr
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
 import { readFileSync } from 'node:fs';
+import { readReason } from '../guard/fs.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { detectIstioVersion, formatIstioVersion, LATEST } from '../istio/version.js';
 import { describeSources, resolveInputs, type ResolvedInputs } from '../inputs/resolve.js';
@@ -102,14 +103,11 @@ export interface AuditResult {
   objects: number;
 }
 
-const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
-
 function readBytes(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new InputError(READ_ERRORS[code] ?? `cannot read (${code || (e as Error).message})`, file);
+    throw new InputError(readReason(e), file);
   }
 }
 

@@ -23,7 +23,7 @@ import { InputError } from '../audit/input.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
-import { InputTooLarge, readBytesLimited } from '../guard/fs.js';
+import { InputTooLarge, readBytesLimited, readReason } from '../guard/fs.js';
 import { stdinTextSync } from './stdin.js';
 
 type AuditFlags = InputFlags & {
@@ -44,8 +44,7 @@ function readFileBytes(file: string): Buffer {
     return readBytesLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(`${file}: ${e.message}`);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
+    throw new InputError(`${file}: ${readReason(e)}`);
   }
 }
 

@@ -25,7 +25,7 @@ import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
 import { INPUT_OPTIONS, LEGACY_NAMES, namesFiles, type InjectorOptions } from '../inputs/options.js';
-import { realPathLoose } from '../guard/fs.js';
+import { readReason, realPathLoose } from '../guard/fs.js';
 
 /**
  * What a case carries: render's inputs as its flags in camelCase (the one table of inputs,
@@ -313,8 +313,7 @@ export function loadMatrix(file: string, opts: MatrixOptions = {}): GoldenMatrix
     text = readTextLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new MatrixError(`${file}: ${e.message}`);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new MatrixError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new MatrixError(`${file}: ${readReason(e)}`);
   }
   return parseMatrix(text, file, opts);
 }

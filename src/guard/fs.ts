@@ -36,6 +36,27 @@ const REASONS: Record<string, string> = {
 };
 
 /** `file: cannot write: is a directory` for an fs error of writing `file`; other errors pass through. */
+const READ_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'no such file (a parent is not a directory)',
+  ELOOP: 'too many levels of symbolic links',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'file name too long',
+  EIO: 'input/output error',
+};
+
+/** Why a file could not be read, in words: never a bare errno code. */
+export function readReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && READ_REASONS[code]) return READ_REASONS[code]!;
+  // Node's own words for the rest: "EXDEV: cross-device link not permitted, open 'x'" -> the middle
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  return `cannot read: ${msg.replace(/^[A-Z][A-Z0-9_]+: /, '').replace(/, \w+ '.*'$/, '')}`;
+}
+
 export function writeError(e: unknown, file: string, verb = 'cannot write'): Error {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(String(e));

@@ -4,22 +4,12 @@
 //
 // Upstream: none (kubectl's -f and -R)
 
-import { readTextLimited, InputTooLarge, listFiles } from '../guard/fs.js';
-import { InputError, firstLineOf } from '../yaml/load.js';
+import { readTextLimited, InputTooLarge, listFiles, readReason } from '../guard/fs.js';
+import { InputError } from '../yaml/load.js';
 import { statSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { workloadStream, manifestStream, type ManifestPiece } from '../istio/workload.js';
 import type { InputFile } from './options.js';
-
-export const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'is a directory, not a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'no such file (a parent is not a directory)',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-};
 
 /** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
 export function readInputText(file: string): string {
@@ -27,8 +17,7 @@ export function readInputText(file: string): string {
     return readTextLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(e.message, file);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, file);
+    throw new InputError(readReason(e), file);
   }
 }
 
@@ -50,8 +39,7 @@ export function workloadFiles<F extends InputFile>(paths: F | readonly F[], recu
     try {
       st = statSync(p);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, p);
+      throw new InputError(readReason(e), p);
     }
     if (!st.isDirectory()) {
       out.push(p);
