@@ -15,6 +15,7 @@ import { renderStream } from '../output/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { addInputOptions, inputsFromFlags, readStdin, type InputFlags } from './inputs.js';
 import { AtomicWriter } from '../guard/fs.js';
+import { printable } from '../output/escape.js';
 
 type RenderFlags = LimitFlags &
   InputFlags & {
@@ -96,7 +97,7 @@ printed back).
         if (e.type === 'text') out.write(e.text);
         else if (e.type === 'assumptions') {
           if (!flags.quiet) process.stderr.write(`sidecar-render: ${e.text}\n`);
-        } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${e.text}\n`);
+        } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${printable(e.text)}\n`);
         else if (e.type === 'result') {
           // let the event loop run now and then: a reader gone away (| head) is noticed and ends the run
           if (++results % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
