@@ -243,6 +243,15 @@ class Parser {
   }
   /** Compound commands the input ends inside of (`while ...` without `done`): a shell rejects them. */
   readonly unclosed: string[] = [];
+  /** Operators where a command must be (`&&` opening a line, `|` with nothing after it): a shell rejects them. */
+  readonly misplaced: string[] = [];
+
+  /** The operator at pos has no command before it: what the shell says about it. */
+  private noCommandBefore(op: string): void {
+    const prev = this.toks[this.pos - 1];
+    const lineStart = prev?.kind === 'op' && prev.op === '\n';
+    this.misplaced.push(lineStart ? `a line that begins with \`${op}\` (it belongs at the end of the line before)` : `\`${op}\` with no command before it`);
+  }
 
   private expectWord(v: string): void {
     this.skipNewlines();
@@ -273,6 +282,7 @@ class Parser {
       const node = this.andOr();
       let background = false;
       if (this.isOp('&')) {
+        if (this.pos === start) this.noCommandBefore('&');
         background = true;
         this.pos++;
       }
@@ -283,13 +293,18 @@ class Parser {
   }
 
   private andOr(): Node {
+    const start = this.pos;
     const items = [this.pipeline()];
     const ops: string[] = [];
     while (this.isOp('&&') || this.isOp('||')) {
-      ops.push((this.peek() as Op).op);
+      const op = (this.peek() as Op).op;
+      if (this.pos === start) this.noCommandBefore(op);
+      ops.push(op);
       this.pos++;
       while (this.isOp('\n')) this.pos++;
+      const at = this.pos;
       items.push(this.pipeline());
+      if (this.pos === at) this.misplaced.push(`\`${op}\` with no command after it`);
     }
     return items.length === 1 ? items[0]! : { t: 'andor', items, ops };
   }
@@ -300,11 +315,15 @@ class Parser {
       negated = true;
       this.pos++;
     }
+    const start = this.pos;
     const cmds = [this.command()];
     while (this.isOp('|')) {
+      if (this.pos === start) this.noCommandBefore('|');
       this.pos++;
       while (this.isOp('\n')) this.pos++;
+      const at = this.pos;
       cmds.push(this.command());
+      if (this.pos === at) this.misplaced.push('`|` with no command after it');
     }
     return cmds.length === 1 && !negated ? cmds[0]! : { t: 'pipeline', cmds, negated };
   }
@@ -459,7 +478,8 @@ export function parseShell(src: string): Node {
 
 /**
  * Why a POSIX shell would reject the script before running it to the end: a quote, a substitution
- * or a compound command left open when the text ends. Only what every shell rejects is reported.
+ * or a compound command left open when the text ends, or an operator where a command must be (a line
+ * that begins with `&&`). Only what every shell rejects is reported.
  */
 export function syntaxError(src: string): string | undefined {
   // a here-document's body is text, quotes and all: not read here
@@ -517,7 +537,7 @@ export function syntaxError(src: string): string | undefined {
   const p = new Parser(lex(src), src);
   p.parseAll();
   if (p.unclosed.length) return `a compound command without its \`${p.unclosed[0]}\``;
-  return undefined;
+  return p.misplaced[0];
 }
 
 // ---------- facts ----------

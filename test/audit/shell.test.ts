@@ -91,6 +91,14 @@ describe('syntaxError', () => {
     ['while true; do sleep 1', 'a compound command without its `done`'],
     ['if [ -f /var/run/x ]; then sleep 1', 'a compound command without its `fi`'],
     ['echo `date', 'an unclosed ` command substitution'],
+    // dash and bash: `Syntax error: "&&" unexpected` (the kubelet: FailedPreStopHook ... exited with 2)
+    ['sleep 5\n&& curl -fsS -X POST localhost:15000/drain_listeners', 'a line that begins with `&&` (it belongs at the end of the line before)'],
+    ['sleep 5\n|| true', 'a line that begins with `||` (it belongs at the end of the line before)'],
+    ['&& sleep 5', '`&&` with no command before it'],
+    ['sleep 5 &&', '`&&` with no command after it'],
+    ['netstat -plnt | | wc -l', '`|` with no command after it'],
+    ['netstat -plnt |', '`|` with no command after it'],
+    ['& sleep 5', '`&` with no command before it'],
   ];
   for (const [script, why] of bad) it(`rejects: ${script}`, () => expect(syntaxError(script)).toBe(why));
   const good = [
@@ -101,6 +109,10 @@ describe('syntaxError', () => {
     "echo ${x#*/} # it's a comment",
     "cat <<EOF\nit's here\nEOF",
     'while true; do sleep 1; done',
+    'sleep 5 &&\n  curl -fsS -X POST localhost:15000/drain_listeners',
+    'sleep 5 \\\n  && curl -fsS -X POST localhost:15000/drain_listeners',
+    'netstat -plnt |\n  grep -v envoy | wc -l && echo done || echo failed',
+    'sleep 100 & wait',
   ];
   for (const script of good) it(`accepts: ${script}`, () => expect(syntaxError(script)).toBeUndefined());
   it('leaves nothing else to judge in a rejected script', () => {
