@@ -1,6 +1,6 @@
 // Reading container hooks and commands: what a postStart or preStop handler does, and for how long.
 
-import { analyzeArgv, type ShellFacts } from './shell.js';
+import { analyzeArgv, CURRENT_LISTENERS, type Listeners, type ShellFacts } from './shell.js';
 import type { ContainerView, Subject } from './subject.js';
 import { asArray, asString, get, getIn, isObject, type JsonObject } from './types.js';
 import { durationSeconds } from './settings.js';
@@ -19,23 +19,27 @@ export interface HandlerFacts {
   readinessWait: ShellFacts['readinessWait'];
 }
 
-const cache = new WeakMap<object, HandlerFacts | null>();
+const cache = new WeakMap<object, Map<Listeners, HandlerFacts | null>>();
 
+/** A container's hook, read against the sockets its pod's proxy listens on (the pod shares one network). */
 export function hook(c: ContainerView, name: HookName): HandlerFacts | undefined {
   const h = getIn(c.spec, ['lifecycle', name]);
   if (!isObject(h)) return undefined;
-  const hit = cache.get(h);
+  const listeners = c.listeners ?? CURRENT_LISTENERS;
+  let byModel = cache.get(h);
+  if (!byModel) cache.set(h, (byModel = new Map()));
+  const hit = byModel.get(listeners);
   if (hit !== undefined) return hit ?? undefined;
-  const facts = handlerFacts(h);
-  cache.set(h, facts ?? null);
+  const facts = handlerFacts(h, listeners);
+  byModel.set(listeners, facts ?? null);
   return facts;
 }
 
-export function handlerFacts(h: JsonObject): HandlerFacts | undefined {
+export function handlerFacts(h: JsonObject, listeners: Listeners = CURRENT_LISTENERS): HandlerFacts | undefined {
   const exec = get(h, 'exec');
   if (isObject(exec)) {
     const argv = asArray(get(exec, 'command')).map(String);
-    const shell = analyzeArgv(argv);
+    const shell = analyzeArgv(argv, listeners);
     return { kind: 'exec', text: argv.join(' '), argv, shell, seconds: shell.seconds, readinessWait: shell.readinessWait };
   }
   const sleep = get(h, 'sleep');

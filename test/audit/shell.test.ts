@@ -1,7 +1,7 @@
 // The shell reader, one row per script: what a hook or entrypoint does about the proxy.
 
 import { describe, expect, it } from 'vitest';
-import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError } from '../../src/audit/shell.js';
+import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError, type Listeners } from '../../src/audit/shell.js';
 
 type Row = [script: string, expect: Partial<{ wait: string; never: boolean; seconds: number; udp: boolean; quits: boolean; polls: number; leading: number }>];
 
@@ -135,5 +135,25 @@ describe('analyzeArgv', () => {
     expect(sleepSeconds(['2h'])).toBe(7200);
     expect(sleepSeconds(['$T'])).toBeUndefined();
     expect(sleepSeconds(['infinity'])).toBe(Infinity);
+  });
+});
+
+describe('listener counts against the sockets of the pod\'s release', () => {
+  const envoyOnly: Listeners = { sockets: [['envoy', 15000], ['envoy', 15001]] };
+  const withAgent: Listeners = { sockets: [['envoy', 15000], ['envoy', 15001], ['pilot-agent', 15020]], agentWhy: '--statusPort 15020' };
+  const loop = 'while [ $(netstat -plunt | grep tcp | grep -v envoy | wc -l | xargs) -ne 0 ]; do sleep 1; done';
+  it('envoy alone listens (Istio 1.0 without a status port): the count reaches 0 once the app stops listening', () => {
+    expect(analyzeScript(loop, envoyOnly).neverEnds).toBeUndefined();
+  });
+  it('pilot-agent listens: the count never reaches 0, and the reason names its port as the pod has it', () => {
+    const f = analyzeScript(loop, withAgent);
+    expect(f.neverEnds).toBeDefined();
+    expect(f.unboundedLoops[0]!.reason).toContain('pilot-agent also listens (--statusPort 15020)');
+    expect(analyzeScript(loop).unboundedLoops[0]!.reason).toContain('pilot-agent also listens (15020)');
+  });
+  it('a port the release never opens is gone from the start', () => {
+    const wait = 'while netstat -lnt | grep -q :15021; do sleep 1; done';
+    expect(analyzeScript(wait).neverEnds).toBeDefined();
+    expect(analyzeScript(wait, envoyOnly).neverEnds).toBeUndefined();
   });
 });
