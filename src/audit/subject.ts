@@ -5,7 +5,8 @@ import type { IstioConfig } from './context.js';
 import { InputError } from './input.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
 import { InjectorUnavailable } from './render.js';
-import { podRelease, templateFeatures, type Release, type TemplateFeatures } from './release.js';
+import { podRelease, proxyListeners, templateFeatures, type Release, type TemplateFeatures } from './release.js';
+import type { Listeners } from './shell.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
 import { asArray, get, getIn, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
@@ -33,6 +34,8 @@ export interface ContainerView {
   native: boolean;
   /** Index in the input's pod spec, when the container was written there. */
   inputIndex?: number;
+  /** The sockets the pod's proxy listens on (what a listener count in a hook sees), as its release has them. */
+  listeners?: Listeners;
 }
 
 export interface Subject {
@@ -108,6 +111,9 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
     if (rendered) spec = rendered;
   }
 
+  const configText = getIn(o.config.injector?.object, ['data', 'config']);
+  const release = podRelease(spec, settings.values, configText);
+  const listeners = proxyListeners(spec, release, settings.proxyConfig);
   const rawIndex = (field: 'containers' | 'initContainers', name: string): number | undefined => {
     const i = asArray(get(w.spec, field)).findIndex((c) => get(c, 'name') === name);
     return i >= 0 ? i : undefined;
@@ -127,6 +133,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
           native: field === 'initContainers' && get(c, 'restartPolicy') === 'Always' && (!LEGACY_INITS.has(name) || legacyInitIsSidecar),
           // a pod-level istio-proxy override is not where the injected proxy's fields come from
           inputIndex: name === PROXY && injection !== 'injected' ? undefined : inputIndex,
+          listeners,
         };
       });
   // Templates before native sidecars wrote `restartPolicy: Always` on istio-init, a field the API
@@ -164,8 +171,6 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
-  const configText = getIn(o.config.injector?.object, ['data', 'config']);
-  const release = podRelease(spec, settings.values, configText);
   const template = injection === 'rendered' && typeof configText === 'string' ? templateFeatures(configText) : undefined;
   return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at };
 }

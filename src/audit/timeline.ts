@@ -399,7 +399,8 @@ export function timeline(s: Subject): Timeline {
       lane.drain = drain.seconds;
       lane.exit = Math.min(want, lane.deadline);
       lane.killed = want > lane.deadline;
-      const st = sd(t, c.name, `SIGTERM (${why}): Envoy drains for ${fmtSeconds(drain.seconds)} (${drain.what})${window}.`, { approx: earliest && !late });
+      const rest = drain.exitOnZero ? `, then pilot-agent waits until no connection is active: a long-lived one keeps it until SIGKILL at ${fmtSeconds(lane.deadline)}` : '';
+      const st = sd(t, c.name, `SIGTERM (${why}): Envoy drains for ${drain.exitOnZero ? 'at least ' : ''}${fmtSeconds(drain.seconds)} (${drain.what})${rest}${window}.`, { approx: earliest && !late });
       if (lane.killed) {
         Object.assign(st, cite(['drain-exceeds-grace', 'prestop-never-exits'], c.name));
         st.text += ` The drain is cut short.`;
@@ -433,7 +434,7 @@ export function timeline(s: Subject): Timeline {
   if (classicProxy && laneOf.get(classicProxy)?.exit !== undefined) {
     const pl = laneOf.get(classicProxy)!;
     const late = mains.filter((c) => !c.isProxy && (laneOf.get(c)!.sigterm ?? 0) > pl.exit!).map((c) => c.name);
-    sd(pl.exit!, classicProxy.name, `${pl.killed ? 'killed' : 'exits'}: from now on no container of the pod can use the mesh${late.length ? `, yet ${late.join(', ')} ${late.length > 1 ? 'are' : 'is'} still shutting down` : ''}.`, late.length ? { level: 'caution', warn: true, approx: true } : { approx: !pl.killed });
+    sd(pl.exit!, classicProxy.name, `${pl.killed ? 'killed' : drain?.exitOnZero ? 'exits, at the earliest (once no connection is active)' : 'exits'}: from now on no container of the pod can use the mesh${late.length ? `, yet ${late.join(', ')} ${late.length > 1 ? 'are' : 'is'} still shutting down` : ''}.`, late.length ? { level: 'caution', warn: true, approx: true } : { approx: !pl.killed });
   }
   if (natives.length) {
     const order = [...natives].reverse();
@@ -445,7 +446,7 @@ export function timeline(s: Subject): Timeline {
       const turn = Math.min(Math.max(t, preEnd), grace);
       if (turn > preEnd) lane.waitFrom = preEnd;
       stopAt(c, lane, turn, turn >= grace ? 'grace period over' : 'its turn', true);
-      if (c.isProxy && lane.exit !== undefined) sd(lane.exit, c.name, `${lane.killed ? 'killed' : 'exits'}; the pod is gone.`, { approx: !lane.killed });
+      if (c.isProxy && lane.exit !== undefined) sd(lane.exit, c.name, `${lane.killed ? 'killed' : drain?.exitOnZero ? 'exits, at the earliest (once no connection is active)' : 'exits'}; the pod is gone.`, { approx: !lane.killed });
       t = lane.exit ?? turn;
     }
   }

@@ -27,7 +27,7 @@ export { loadChart, loadArchive, loadFiles, chartFullPath, type Chart, type Char
 export { coalesceChartValues, mergeMaps, applyHelmSet, processDependencies, processImportValues, readValuesText } from './values.js';
 export { sortManifests, splitManifests, templateOutput, showOnly, INSTALL_ORDER, type Manifest, type Hook } from './manifests.js';
 export { renderTemplates, templateOrder } from './engine.js';
-export { DEFAULT_KUBE_VERSION, DEFAULT_API_VERSIONS, parseKubeVersion } from './objects.js';
+export { DEFAULT_KUBE_VERSION, DEFAULT_API_VERSIONS, HELM_VERSION, parseKubeVersion } from './objects.js';
 export { validateAgainstSchema } from './schema.js';
 export { readTgz } from './tar.js';
 
@@ -91,11 +91,14 @@ function crdFiles(c: Chart): CrdFile[] {
 export function renderChart(source: Chart | string, opts: ChartRenderOptions = {}): ChartRender {
   const loaded = typeof source === 'string' ? loadChart(source) : source;
   const chart = cloneChart(loaded);
-  if (opts.kubeVersion !== undefined && !parseKubeVersion(opts.kubeVersion)) throw new InputError(`invalid kube version "${opts.kubeVersion}"`);
+  if (opts.kubeVersion !== undefined) {
+    const kv = parseKubeVersion(opts.kubeVersion);
+    if (typeof kv === 'string') throw new InputError(`invalid kube version '${opts.kubeVersion}': ${kv}`);
+  }
   // helm template refuses a chart whose Chart.yaml lists a dependency charts/ does not hold
   const missing = chart.dependenciesMeta.filter((r) => !chart.dependencies.some((d) => d.name === r.name)).map((r) => r.name);
   if (missing.length > 0) throw new InputError(`found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}`, `${chart.location}/Chart.yaml`);
-  const kubeVersion = parseKubeVersion(opts.kubeVersion ?? DEFAULT_KUBE_VERSION)!.version;
+  const kubeVersion = (parseKubeVersion(opts.kubeVersion ?? DEFAULT_KUBE_VERSION) as { version: string }).version;
   const wants = chart.metadata.kubeVersion;
   if (typeof wants === 'string' && wants !== '' && !isCompatibleRange(wants, kubeVersion)) {
     throw new InputError(`chart requires kubeVersion: ${wants} which is incompatible with Kubernetes ${kubeVersion}`, `${chart.location}/Chart.yaml`);

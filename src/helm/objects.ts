@@ -4,7 +4,7 @@
 // AsSecrets) and .Template (a map of Name and BasePath).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{values,capabilities}.go, pkg/engine/files.go, pkg/chart/metadata.go
-// Proven by: test/helm/chart.test.ts
+// Proven by: test/vectors/helm-template/capabilities.yaml, test/helm/chart.test.ts
 
 import * as path from 'node:path';
 import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
@@ -12,6 +12,7 @@ import { helmToYaml } from '../yaml/emit.js';
 import type { Json } from '../go/encoding/json/value.js';
 import { globRegExp } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
+import { newVersion } from '../sprig/semver.js';
 
 const str = (name: string, json: string): StructField => ({ name, json, omitempty: true, type: T.string });
 
@@ -115,19 +116,25 @@ export function releaseObject(o: ReleaseOptions): GoMap {
 
 // ---------- .Capabilities ----------
 
-/** The Kubernetes version `helm template` assumes without --kube-version (Helm 3.16's client-go). */
-export const DEFAULT_KUBE_VERSION = 'v1.31.0';
+/** The Helm `chart` follows: its defaults are those of this Helm's `helm template`. */
+export const HELM_VERSION = {
+  Version: 'v3.17.1',
+  GitCommit: '980d8ac1939e39138101364400756af2bdee1da5',
+  GitTreeState: 'clean',
+  GoVersion: 'go1.23.5',
+} as const;
 
-/** The API group versions of a Kubernetes 1.31 cluster's built-in scheme (Helm's DefaultVersionSet). */
+/** The Kubernetes version `helm template` assumes without --kube-version: Helm 3.17's client-go (1.32). */
+export const DEFAULT_KUBE_VERSION = 'v1.32.0';
+
+/** The API group versions of Helm 3.17's DefaultVersionSet, in its order: client-go 1.32's scheme,
+ *  prioritized versions of all groups, then apiextensions' v1beta1 and v1. */
 export const DEFAULT_API_VERSIONS: readonly string[] = [
   'v1',
   'admissionregistration.k8s.io/v1',
   'admissionregistration.k8s.io/v1alpha1',
   'admissionregistration.k8s.io/v1beta1',
-  'apiextensions.k8s.io/v1',
-  'apiextensions.k8s.io/v1beta1',
-  'apiregistration.k8s.io/v1',
-  'apiregistration.k8s.io/v1beta1',
+  'internal.apiserver.k8s.io/v1alpha1',
   'apps/v1',
   'apps/v1beta1',
   'apps/v1beta2',
@@ -143,20 +150,20 @@ export const DEFAULT_API_VERSIONS: readonly string[] = [
   'batch/v1',
   'batch/v1beta1',
   'certificates.k8s.io/v1',
-  'certificates.k8s.io/v1alpha1',
   'certificates.k8s.io/v1beta1',
-  'coordination.k8s.io/v1',
-  'coordination.k8s.io/v1alpha1',
+  'certificates.k8s.io/v1alpha1',
+  'coordination.k8s.io/v1alpha2',
   'coordination.k8s.io/v1beta1',
+  'coordination.k8s.io/v1',
   'discovery.k8s.io/v1',
   'discovery.k8s.io/v1beta1',
   'events.k8s.io/v1',
   'events.k8s.io/v1beta1',
+  'extensions/v1beta1',
   'flowcontrol.apiserver.k8s.io/v1',
   'flowcontrol.apiserver.k8s.io/v1beta1',
   'flowcontrol.apiserver.k8s.io/v1beta2',
   'flowcontrol.apiserver.k8s.io/v1beta3',
-  'internal.apiserver.k8s.io/v1alpha1',
   'networking.k8s.io/v1',
   'networking.k8s.io/v1alpha1',
   'networking.k8s.io/v1beta1',
@@ -166,16 +173,19 @@ export const DEFAULT_API_VERSIONS: readonly string[] = [
   'policy/v1',
   'policy/v1beta1',
   'rbac.authorization.k8s.io/v1',
-  'rbac.authorization.k8s.io/v1alpha1',
   'rbac.authorization.k8s.io/v1beta1',
+  'rbac.authorization.k8s.io/v1alpha1',
+  'resource.k8s.io/v1beta1',
   'resource.k8s.io/v1alpha3',
-  'scheduling.k8s.io/v1',
   'scheduling.k8s.io/v1alpha1',
   'scheduling.k8s.io/v1beta1',
+  'scheduling.k8s.io/v1',
+  'storage.k8s.io/v1beta1',
   'storage.k8s.io/v1',
   'storage.k8s.io/v1alpha1',
-  'storage.k8s.io/v1beta1',
   'storagemigration.k8s.io/v1alpha1',
+  'apiextensions.k8s.io/v1beta1',
+  'apiextensions.k8s.io/v1',
 ];
 
 const method = (name: string, params: GoType[], resultType: GoType, fn: GoMethod['fn']): GoMethod => ({ name, params, results: 1, resultType, fn });
@@ -183,23 +193,23 @@ const method = (name: string, params: GoType[], resultType: GoType, fn: GoMethod
 const KUBE_VERSION: GoType = {
   kind: 'struct',
   name: 'chartutil.KubeVersion',
-  fields: [str('Version', 'version'), str('Major', 'major'), str('Minor', 'minor')],
+  // no json tags: toJson spells the Go names
+  fields: [{ name: 'Version', json: 'Version', type: T.string }, { name: 'Major', json: 'Major', type: T.string }, { name: 'Minor', json: 'Minor', type: T.string }],
 };
-KUBE_VERSION.methods = {
+// both have a pointer receiver: a copy (a function's argument) is printed as the struct it is
+KUBE_VERSION.ptrMethods = {
   String: method('String', [], T.string, (v) => (v as RecordStruct).field('Version')),
   GitVersion: method('GitVersion', [], T.string, (v) => (v as RecordStruct).field('Version')),
 };
-const KUBE_VERSION_PTR = ptrTo(KUBE_VERSION);
-KUBE_VERSION_PTR.methods = KUBE_VERSION.methods;
 
 const VERSION_SET: GoType = { kind: 'slice', name: 'chartutil.VersionSet', elem: T.string };
 VERSION_SET.methods = {
   Has: method('Has', [T.string], T.bool, (v, x) => (v as GoValue[]).includes(x as string)),
 };
 
-const HELM_VERSION: GoType = {
+const BUILD_INFO: GoType = {
   kind: 'struct',
-  name: 'chartutil.HelmVersion',
+  name: 'version.BuildInfo',
   fields: [str('Version', 'version'), str('GitCommit', 'git_commit'), str('GitTreeState', 'git_tree_state'), str('GoVersion', 'go_version')],
 };
 
@@ -209,7 +219,7 @@ const CAPABILITIES: GoType = {
   fields: [
     { name: 'KubeVersion', json: 'KubeVersion', type: KUBE_VERSION },
     { name: 'APIVersions', json: 'APIVersions', type: VERSION_SET },
-    { name: 'HelmVersion', json: 'HelmVersion', type: HELM_VERSION },
+    { name: 'HelmVersion', json: 'HelmVersion', type: BUILD_INFO },
   ],
 };
 
@@ -220,26 +230,24 @@ export interface CapabilitiesOptions {
   apiVersions?: string[];
 }
 
-/** chartutil.ParseKubeVersion: "1.33" → v1.33.0. Undefined when it is not a version. */
-export function parseKubeVersion(s: string): { version: string; major: string; minor: string } | undefined {
-  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(s.trim());
-  if (!m) return undefined;
-  const major = String(Number(m[1]));
-  const minor = String(Number(m[2] ?? '0'));
-  const patch = String(Number(m[3] ?? '0'));
-  return { version: `v${major}.${minor}.${patch}${m[4] ?? ''}${m[5] ?? ''}`, major, minor };
+/** chartutil.ParseKubeVersion: Masterminds semver's reading of the text ("1.33" → v1.33.0), or the
+ *  error text semver gives. */
+export function parseKubeVersion(s: string): { version: string; major: string; minor: string } | string {
+  const v = newVersion(s);
+  if (typeof v === 'string') return v;
+  return { version: `v${v.text()}`, major: v.major.toString(), minor: v.minor.toString() };
 }
 
 export function capabilitiesObject(o: CapabilitiesOptions): RecordStruct {
   const kv = parseKubeVersion(o.kubeVersion ?? DEFAULT_KUBE_VERSION);
-  if (!kv) throw new Error(`invalid kube version "${o.kubeVersion}"`);
+  if (typeof kv === 'string') throw new Error(`invalid kube version '${o.kubeVersion}': ${kv}`);
   const apis = withType([...DEFAULT_API_VERSIONS, ...(o.apiVersions ?? [])], VERSION_SET);
   return new RecordStruct(
     CAPABILITIES,
     {
       KubeVersion: new RecordStruct(KUBE_VERSION, { Version: kv.version, Major: kv.major, Minor: kv.minor }),
       APIVersions: apis,
-      HelmVersion: new RecordStruct(HELM_VERSION, { Version: 'v3.16.0', GitCommit: '', GitTreeState: 'clean', GoVersion: '' }),
+      HelmVersion: new RecordStruct(BUILD_INFO, { ...HELM_VERSION }),
     },
     true,
   );

@@ -152,7 +152,7 @@ describe('the shop chart', () => {
   it('built-in objects: .Release, .Chart, .Capabilities (kube version, API versions), .Template', () => {
     const env = (opts: ChartRenderOptions) => docs(render(opts).text).find((d) => d.kind === 'Deployment').spec.template.spec.containers[0].env;
     expect(env({})).toEqual([
-      { name: 'KUBE', value: 'v1.31.0' },
+      { name: 'KUBE', value: 'v1.32.0' },
       { name: 'POLICY_V1', value: 'true' },
       { name: 'INSTALL', value: 'true' },
       { name: 'TEMPLATE', value: 'shop/templates/deployment.yaml' },
