@@ -812,7 +812,7 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
   const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
   const out: LoadedDocument[] = [];
   docs.forEach((doc, index) => {
-    const err = syntaxError(doc, lc, file);
+    const err = syntaxError(doc, lc, file, text);
     if (err) throw err;
     const root = doc.contents as YamlNode | null;
     const start = positionAt(lc, doc.range?.[0] ?? 0);
@@ -893,18 +893,43 @@ function parseFull(text: string, file: string, opts: LoadOptions): { docs: Docum
 }
 
 /** The first syntax error the `yaml` package found in a document, in yaml.v2's words where they differ. */
-function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string): InputError | undefined {
+function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string, text: string): InputError | undefined {
   const err = doc.errors[0];
   if (!err) return undefined;
   const p = positionAt(lc, err.pos[0]);
   const deep = err.message.includes('call stack');
   if (deep) noteStackExhausted();
-  const msg = deep
-    ? 'document nests too deeply'
-    : /^Invalid escape sequence \\[uU]/.test(err.message)
-      ? 'found invalid Unicode character escape code'
-      : firstLine(err.message);
+  const msg = deep ? 'document nests too deeply' : (v2Words(err.message, text, lc, err.pos[0]) ?? firstLine(err.message));
   return new InputError(msg, file, p.line, p.col);
+}
+
+const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/**
+ * yaml.v2's words for an error the `yaml` package words its own way (where yaml.v2 stops at the same
+ * place): escapes, block scalar indentation indicators, tabs where indentation is.
+ */
+function v2Words(message: string, text: string, lc: LineCounter, offset: number): string | undefined {
+  const esc = /^Invalid escape sequence \\(.)(\S*)/.exec(message);
+  if (esc) {
+    const digits = HEX_DIGITS[esc[1]!];
+    if (digits === undefined) return 'found unknown escape character';
+    return /^[0-9A-Fa-f]+$/.test(esc[2]!.slice(0, digits)) && esc[2]!.length >= digits ? 'found invalid Unicode character escape code' : 'did not find expected hexdecimal number';
+  }
+  const header = /^Block scalar header includes extra characters: [|>][-+]?(\d+)/.exec(message);
+  if (header) return header[1] === '0' ? 'found an indentation indicator equal to 0' : 'did not find expected comment or line break';
+  if (/^Tabs are not allowed as indentation/.test(message)) {
+    // a tab that indents a line continuing a plain scalar breaks yaml.v2's scan of that scalar; a tab
+    // before anything else is no token at all
+    const line = lc.linePos(offset).line;
+    const lines = text.split('\n', line);
+    let prev = line - 2;
+    while (prev >= 0 && /^\s*(#.*)?$/.test(lines[prev]!)) prev--;
+    const before = prev >= 0 ? lines[prev]!.replace(/\s+#.*$/, '').trimEnd() : '';
+    const plain = before !== '' && !/[:|>[{,]$/.test(before) && !/(^|\s)-$/.test(before) && !/[|>][-+0-9]*$/.test(before);
+    return plain ? 'found a tab character that violates indentation' : 'found character that cannot start any token';
+  }
+  return undefined;
 }
 
 /**
@@ -941,7 +966,7 @@ function entryError(text: string, file: string, opts: LoadOptions, open: number[
   let err: InputError | undefined;
   try {
     const { docs, lc } = parseFull(reduced, file, opts);
-    err = docs[0] ? syntaxError(docs[0], lc, file) : undefined;
+    err = docs[0] ? syntaxError(docs[0], lc, file, reduced) : undefined;
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     err = e;
