@@ -17,6 +17,7 @@ import { InputError } from './input.js';
 import { defaultInject } from './render.js';
 import { readFileSync } from 'node:fs';
 import { readReason } from '../guard/fs.js';
+import { decodeInput } from '../yaml/load.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { detectIstioVersion, formatIstioVersion, LATEST } from '../istio/version.js';
 import { describeSources, resolveInputs, type ResolvedInputs } from '../inputs/resolve.js';
@@ -113,7 +114,7 @@ function readBytes(file: string): Buffer {
 
 /** A path read from disk, or text given with its name. */
 export function inputText(x: AuditInput): InputText {
-  if (typeof x === 'string') return { name: x, text: readBytes(x).toString('utf8') };
+  if (typeof x === 'string') return { name: x, text: decodeInput(readBytes(x), x) };
   return 'read' in x ? { name: x.name, text: x.read() } : x;
 }
 

@@ -20,11 +20,12 @@ import {
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
+import { decodeInput } from '../yaml/load.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
 import { InputTooLarge, readBytesLimited, readReason } from '../guard/fs.js';
-import { stdinTextSync } from './stdin.js';
+import { stdinYamlTextSync } from './stdin.js';
 
 type AuditFlags = InputFlags & {
   output: 'text' | 'json' | 'sarif';
@@ -52,14 +53,15 @@ function readInput(file: string): InputText {
   let text: string;
   if (file === '-') {
     try {
-      text = stdinTextSync();
+      text = stdinYamlTextSync();
     } catch (e) {
       if (e instanceof InputTooLarge) throw new InputError(`<stdin>: ${e.message}`);
+      if (e instanceof InputError) throw e;
       throw new InputError(`cannot read stdin: ${(e as Error).message}`);
     }
     file = '<stdin>';
   } else {
-    text = readFileBytes(file).toString('utf8');
+    text = decodeInput(readFileBytes(file), file);
   }
   if (text.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
   return { name: file, text };

@@ -70,7 +70,7 @@ printed back).
   );
   cmd.action(async (flags: RenderFlags) => {
     const req = requestFromFlags(flags);
-    if ((req.filename as string[]).includes('-')) req.stdin = await readStdin();
+    if ((req.filename as string[]).includes('-')) req.stdin = await readStdin(true);
     const out = flags.outputFile ? new AtomicFile(flags.outputFile) : new Stdout();
     // progress only where someone watches it, and not over the output itself
     const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);

@@ -374,8 +374,8 @@ export function readTextLimited(file: string | number, maxBytes = MAX_INPUT_BYTE
   return readBytesLimited(file, maxBytes).toString('utf8');
 }
 
-/** A stream's whole text (stdin), refused as soon as it passes maxBytes, so an endless stream ends. */
-export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+/** A stream's whole bytes (stdin), refused as soon as they pass maxBytes, so an endless stream ends. */
+export async function streamBytesLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of stream) {
@@ -384,7 +384,12 @@ export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, 
     if (size > maxBytes) throw new InputTooLarge(maxBytes);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
+}
+
+/** A stream's whole text (stdin), refused as soon as it passes maxBytes. */
+export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  return (await streamBytesLimited(stream, maxBytes)).toString('utf8');
 }
 
 /** The lines of a stream (without their line ends), refusing a line longer than maxBytes. */

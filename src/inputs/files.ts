@@ -4,8 +4,8 @@
 //
 // Upstream: none (kubectl's -f and -R)
 
-import { readTextLimited, InputTooLarge, listFiles, readReason } from '../guard/fs.js';
-import { InputError } from '../yaml/load.js';
+import { readBytesLimited, readTextLimited, InputTooLarge, listFiles, readReason } from '../guard/fs.js';
+import { InputError, decodeInput } from '../yaml/load.js';
 import { statSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { workloadStream, manifestStream, type ManifestPiece } from '../istio/workload.js';
@@ -75,9 +75,22 @@ export function* manifestOf(files: readonly InputFile[], stdin: string | undefin
   }
 }
 
-/** The name and text of a file given to an option (a path is read; a name and text are taken as given). */
+/** A YAML or JSON input file's text, decoded as yaml.v2 reads it: invalid UTF-8 is an error naming
+ *  the file, line and column, where reading it as text would have replaced it quietly. */
+export function readYamlText(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readBytesLimited(file);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
+    throw new InputError(readReason(e), file);
+  }
+  return decodeInput(bytes, file);
+}
+
+/** The name and text of a file given to an option (a path is read as YAML input; a name and text are taken as given). */
 export function textOf(f: InputFile): { name: string; text: string } {
-  return typeof f === 'string' ? { name: f, text: readInputText(f) } : f;
+  return typeof f === 'string' ? { name: f, text: readYamlText(f) } : f;
 }
 
 /** The name a file given to an option is shown by. */

@@ -111,28 +111,33 @@ function positionAt(lc: LineCounter, offset: number): Position {
   return { line: p.line, col: p.col };
 }
 
+/**
+ * The text of an input's bytes as yaml.v2's reader decodes them: UTF-16 after its byte order mark,
+ * else UTF-8, refused where it is not (in yaml.v2's words, at the line and column of the bad byte).
+ */
+export function decodeInput(input: Uint8Array, file: string): string {
+  if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
+    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
+    try {
+      return new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
+    } catch {
+      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
+  } catch {
+    const bad = utf8Problem(input);
+    const pos = lineColOfBytes(input, bad.offset);
+    throw new InputError(`${bad.words} (is this a binary file?)`, file, pos.line, pos.col);
+  }
+}
+
 /** Text of the input, refusing what yaml.v2's reader refuses: invalid UTF-8 and control characters. */
 function inputText(input: string | Uint8Array, file: string, maxBytes: number): string {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
   if (size > maxBytes) throw new InputError(`input is ${size} bytes, more than the limit of ${maxBytes}`, file, 1, 1);
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
-    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
-    try {
-      text = new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
-    } catch {
-      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
-    }
-  } else {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
-    } catch {
-      const bad = firstInvalidUtf8(input);
-      const pos = lineColOfBytes(input, bad);
-      throw new InputError('invalid UTF-8 (is this a binary file?)', file, pos.line, pos.col);
-    }
-  }
+  let text = typeof input === 'string' ? input : decodeInput(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // eslint-disable-next-line no-control-regex
   const ctl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(text);
@@ -146,7 +151,7 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
       } else col++;
     }
     const code = ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw new InputError(`control character U+${code} is not allowed (is this a binary file?)`, file, line, col);
+    throw new InputError(`control characters are not allowed (U+${code}; is this a binary file?)`, file, line, col);
   }
   const v2 = v2Text(text);
   if ('error' in v2) {
@@ -156,15 +161,24 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
   return v2.text;
 }
 
-function firstInvalidUtf8(b: Uint8Array): number {
+/** The first byte yaml.v2's reader stops at as not UTF-8, and its words for why. */
+function utf8Problem(b: Uint8Array): { offset: number; words: string } {
   for (let i = 0; i < b.length; ) {
     const c = b[i]!;
     const n = c < 0x80 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 0;
-    if (n === 0) return i;
-    for (let k = 1; k < n; k++) if (((b[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    if (n === 0) return { offset: i, words: 'invalid leading UTF-8 octet' };
+    if (i + n > b.length) return { offset: i, words: 'incomplete UTF-8 octet sequence' };
+    let v = n === 1 ? c : n === 2 ? c & 0x1f : n === 3 ? c & 0x0f : c & 0x07;
+    for (let k = 1; k < n; k++) {
+      const t = b[i + k]!;
+      if ((t & 0xc0) !== 0x80) return { offset: i + k, words: 'invalid trailing UTF-8 octet' };
+      v = (v << 6) | (t & 0x3f);
+    }
+    if ((n === 2 && v < 0x80) || (n === 3 && v < 0x800) || (n === 4 && v < 0x10000)) return { offset: i, words: 'invalid length of a UTF-8 sequence' };
+    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) return { offset: i, words: 'invalid Unicode character' };
     i += n;
   }
-  return b.length;
+  return { offset: b.length, words: 'invalid UTF-8' };
 }
 
 function lineColOfBytes(b: Uint8Array, offset: number): Position {
