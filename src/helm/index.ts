@@ -63,7 +63,8 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read values file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read values file: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`, file);
   }
 }
 

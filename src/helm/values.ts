@@ -15,10 +15,11 @@
 
 import { copyData } from '../go/text/template/copy.js';
 import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
-import { loadYamlDocument, InputError } from '../yaml/load.js';
+import { InputError } from '../yaml/load.js';
+import { kindName } from '../go/encoding/json/json.js';
 import { applySet, SetValuesError } from './strvals.js';
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
-import { cloneChart, type Chart, type ChartDependency } from './chart.js';
+import { cloneChart, firstYamlDocument, type Chart, type ChartDependency } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 
 const GLOBAL = 'global';
@@ -46,13 +47,12 @@ export function mergeMaps(a: GoMap, b: GoMap): GoMap {
   return out;
 }
 
-/** A values file (-f): a YAML mapping, or nothing. Helm reads it with sigs.k8s.io/yaml.Unmarshal, so a
- *  key written twice keeps the last. */
+/** A values file (-f): a YAML mapping, or nothing (empty, comments only: {}). Helm reads it with
+ *  sigs.k8s.io/yaml.Unmarshal: the first document only, a key written twice keeps the last. */
 export function readValuesText(text: string, file: string): GoMap {
-  if (text.trim() === '') return newMap();
-  const doc = loadYamlDocument(text, file, { format: 'yaml', duplicateKeys: 'last' });
-  if (doc.value === null) return newMap();
-  if (!istable(doc.value)) throw doc.errorAt([], 'values must be a mapping');
+  const doc = firstYamlDocument(text, file);
+  if (doc === undefined || doc.value === null) return newMap();
+  if (!istable(doc.value)) throw doc.errorAt([], `failed to parse ${file}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kindName(doc.value as Json)} into Go value of type map[string]interface {}`);
   return doc.value;
 }
 
