@@ -11,6 +11,9 @@ interface ChartFlags extends LimitFlags {
   values: string[];
   set: string[];
   setString: string[];
+  setJson: string[];
+  setFile: string[];
+  setLiteral: string[];
   namespace?: string;
   name?: string;
   kubeVersion?: string;
@@ -29,6 +32,9 @@ export function chartCommand(program: Command): void {
     .option('-f, --values <file>', 'values file, merged left to right (repeatable; or comma-separated)', csvList('-f, --values'), [] as string[])
     .option('--set <key=value>', 'set values (repeatable): a.b=c, a[0]=x, a={x,y}, null deletes a default', collect, [] as string[])
     .option('--set-string <key=value>', 'set values as strings (repeatable)', collect, [] as string[])
+    .option('--set-json <key=json>', 'set values as JSON (repeatable): a={"b":[1,2]}', collect, [] as string[])
+    .option('--set-file <key=path>', 'set values from the text of files (repeatable)', collect, [] as string[])
+    .option('--set-literal <key=text>', 'set a value to the rest of the text, as it is (repeatable)', collect, [] as string[])
     .option('--iop <file>', "an IstioOperator file: spec.values, spec.meshConfig, spec.profile, hub and tag as istioctl maps them (before -f)")
     .option('-n, --namespace <ns>', '.Release.Namespace (default "default")')
     .option('--name <name>', '.Release.Name (default "release-name")')
@@ -46,6 +52,9 @@ export function chartCommand(program: Command): void {
       ...(flags.iop ? { baseValues: iopValues(readInputText(flags.iop), flags.iop) } : {}),
       set: flags.set,
       setString: flags.setString,
+      setJson: flags.setJson,
+      setFile: flags.setFile,
+      setLiteral: flags.setLiteral,
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
       ...(flags.name !== undefined ? { name: flags.name } : {}),
       ...(flags.kubeVersion !== undefined ? { kubeVersion: flags.kubeVersion } : {}),

@@ -20,7 +20,9 @@ import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
 import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
 import { showOnly, sortManifests, templateOutput, type CrdFile, type Hook, type Manifest } from './manifests.js';
-import { applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
+import { SET_KINDS, applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
+import { SetValuesError, type SetKind } from './strvals.js';
+import { copyData } from '../go/text/template/copy.js';
 import { validateAgainstSchema } from './schema.js';
 
 export { loadChart, loadArchive, loadFiles, chartFullPath, type Chart, type ChartFile, type ChartDependency } from './chart.js';
@@ -39,9 +41,17 @@ export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, 
   values?: string[] | GoMap;
   /** @deprecated `values` (the files of -f) */
   valuesFiles?: string[];
-  /** --set a.b=c (typed) and --set-string (strings), applied in that order. */
+  /** --set a.b=c (typed values); Helm applies the kinds in the order --set-json, --set, --set-string,
+   *  --set-file, --set-literal, each parsed into the values of the files. */
   set?: string[];
+  /** --set-string: every value a string. */
   setString?: string[];
+  /** --set-json a={"b":1}: each value JSON. */
+  setJson?: string[];
+  /** --set-file a=PATH: each value the text of a file. */
+  setFile?: string[];
+  /** --set-literal a=TEXT: the rest of the text as it is. */
+  setLiteral?: string[];
   /** Print crds/ files first (helm template --include-crds). */
   includeCrds?: boolean;
   /** helm template --show-only: only the documents of templates matching these patterns. */
@@ -68,14 +78,31 @@ function readText(file: string): string {
   }
 }
 
-/** The user's values: files, then data, then --set and --set-string. */
+/** The user's values: files, then data, then --set-json, --set, --set-string, --set-file, --set-literal
+ *  (pkg/cli/values MergeValues). */
 export function userValues(opts: ChartRenderOptions): GoMap {
   let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
   const files = [...(opts.valuesFiles ?? []), ...(Array.isArray(opts.values) ? opts.values : [])];
   for (const f of files) v = mergeMaps(v, readValuesText(readText(f), f));
   if (opts.values && !Array.isArray(opts.values)) v = mergeMaps(v, opts.values);
-  for (const s of opts.set ?? []) v = applyHelmSet(v, s, false);
-  for (const s of opts.setString ?? []) v = applyHelmSet(v, s, true);
+  // the texts are parsed into the map itself: nothing of the caller's may be changed
+  v = copyData(v) as GoMap;
+  const lists: Record<SetKind, string[] | undefined> = {
+    'set-json': opts.setJson,
+    set: opts.set,
+    'set-string': opts.setString,
+    'set-file': opts.setFile,
+    'set-literal': opts.setLiteral,
+  };
+  const readFile = (p: string): string => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new SetValuesError(`open ${p}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`);
+    }
+  };
+  for (const kind of SET_KINDS) for (const s of lists[kind] ?? []) applyHelmSet(v, s, kind, readFile);
   return v;
 }
 
