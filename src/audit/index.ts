@@ -9,7 +9,7 @@
 import { configFromResolved, type IstioConfig } from './context.js';
 import { DocumentLocator, FileSource, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
-import { RULES, type Rule } from './rules/index.js';
+import { applies, RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
 import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
@@ -355,6 +355,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     const mine: Finding[] = [];
     const seen = new Set<string>();
     for (const rule of rules) {
+      if (!applies(rule, s)) continue;
       rule.check(s, (f) => {
         const message = f.message + assumedFor(rule.id, s);
         const container = f.container ?? null;
