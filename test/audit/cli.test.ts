@@ -119,7 +119,7 @@ describe('sidecar-render audit', () => {
 
   it('--timeline explains start-up and shutdown; svg is a standalone document', async () => {
     const t = await run('-f', hazard, '--timeline', '--no-color');
-    expect(t.code).toBe(0);
+    expect(t.code).toBe(1);
     expect(t.stdout).toContain('Start-up:');
     expect(t.stdout).toContain('Shutdown (on deletion):');
     expect(t.stdout).toContain('SIGKILL');
@@ -127,6 +127,21 @@ describe('sidecar-render audit', () => {
     expect(svg.stdout.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.stdout.trim().endsWith('</svg>')).toBe(true);
     expect(svg.stdout).not.toMatch(/<script|href=/);
+  });
+
+  it('--timeline exits as the report does: the same hazard, the same exit code', async () => {
+    const job = join(fixtures, 'seeds', '003-job-hazard.yaml');
+    const report = await run('-q', '-f', job);
+    const t = await run('-f', job, '--timeline', '--no-color');
+    expect(t.stdout).toContain('!! Completion: never');
+    expect(report.code).toBe(1);
+    expect(t.code).toBe(report.code);
+    expect(t.stderr).toMatch(/^audit: 1 finding at or above error \(the report without --timeline lists them\)$/m);
+    for (const f of [join(fixtures, 'seeds', '003-job-fixed.yaml'), join(fixtures, 'native-sidecar-unordered', 'positive-cloudsql-proxy.yaml')]) {
+      for (const failOn of ['error', 'warning']) {
+        expect((await run('-q', '-f', f, '--timeline', '--fail-on', failOn)).code, `${f} ${failOn}`).toBe((await run('-q', '-f', f, '--fail-on', failOn)).code);
+      }
+    }
   });
 
   it('a template that does not parse is bad input (exit 2); one that fails on a pod is a finding on that pod, never a silent fall-back; --model asks for the model', async () => {
