@@ -271,12 +271,14 @@ function settled(e: Evidence): Evidence {
   if (e.file !== undefined) out.file = e.file;
   if (e.line !== undefined) out.line = e.line;
   if (e.col !== undefined) out.col = e.col;
+  if (e.flag !== undefined) out.flag = e.flag;
   return out;
 }
 
 /** file:line:col of the evidence; else of the workload it is about (a flag, a default); else its path. */
 export function location(e: Evidence, w?: Workload): string {
   if (e.file && e.line) return `${e.file}:${e.line}:${e.col ?? 1}`;
+  if (e.flag) return e.flag;
   const p = w?.object.locator.pos(w.object.path);
   return p && w?.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : e.path;
 }
