@@ -52,7 +52,9 @@ try {
       const dir = join(scratch, `${topic}-${i}`);
       const args = materialize(c, dir);
       const r = spawnSync(helm, ['template', ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
-      const result = { name: c.name, exit: r.status, stdout: r.stdout, stderr: r.stderr };
+      // the case's folder is this machine's: named $CASE in what is kept
+      const here = (t) => t.split(dir).join('$CASE');
+      const result = { name: c.name, exit: r.status, stdout: here(r.stdout), stderr: here(r.stderr) };
       if (c.outputs) result.outputs = collectOutputs(dir, c.outputs);
       if (r.status === 0 && c.error !== undefined) {
         console.error(`${f}: "${c.name}": Helm rendered it, but the case expects the error "${c.error}"`);

@@ -9,7 +9,7 @@
 import { configFromResolved, type IstioConfig } from './context.js';
 import { DocumentLocator, FileSource, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
-import { RULES, type Rule } from './rules/index.js';
+import { applies, RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
 import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
@@ -270,12 +270,14 @@ function settled(e: Evidence): Evidence {
   if (e.file !== undefined) out.file = e.file;
   if (e.line !== undefined) out.line = e.line;
   if (e.col !== undefined) out.col = e.col;
+  if (e.flag !== undefined) out.flag = e.flag;
   return out;
 }
 
 /** file:line:col of the evidence; else of the workload it is about (a flag, a default); else its path. */
 export function location(e: Evidence, w?: Workload): string {
   if (e.file && e.line) return `${e.file}:${e.line}:${e.col ?? 1}`;
+  if (e.flag) return e.flag;
   const p = w?.object.locator.pos(w.object.path);
   return p && w?.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : e.path;
 }
@@ -354,6 +356,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     const mine: Finding[] = [];
     const seen = new Set<string>();
     for (const rule of rules) {
+      if (!applies(rule, s)) continue;
       rule.check(s, (f) => {
         const message = f.message + assumedFor(rule.id, s);
         const container = f.container ?? null;

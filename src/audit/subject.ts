@@ -21,7 +21,9 @@ export type Injection =
   /** No injector template at hand (or `--model`): the built-in model of its lifecycle decisions. */
   | 'modelled'
   /** No proxy: opted out, or the injector left it alone. */
-  | 'none';
+  | 'none'
+  /** The injector fails on this pod (injectionError): istiod's webhook rejects it. */
+  | 'failed';
 
 export interface ContainerView {
   name: string;
@@ -56,6 +58,8 @@ export interface Subject {
   template?: TemplateFeatures;
   /** Evidence for rel inside a container (or the pod spec when c is undefined). */
   at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
+  /** istiod's error when the injector fails on this pod (a requested template it lacks, an annotation it refuses). */
+  injectionError?: string;
 }
 
 export interface SubjectOptions {
@@ -71,6 +75,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
   const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars, kubeVersion: o.kubeVersion });
   let spec = w.spec;
   let injection: Injection = 'none';
+  let injectionError: string | undefined;
   if (isInjected(w)) injection = 'injected';
   else if (o.injectable) {
     const iw = {
@@ -98,13 +103,19 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
         rendered = o.inject(iw, ctx);
         injection = rendered ? 'rendered' : 'none';
       } catch (e) {
-        if (!(e instanceof InjectorUnavailable)) throw injectorFailed(w, o.config, e);
-        unavailable = true;
+        if (e instanceof InjectorUnavailable) unavailable = true;
+        // a template that does not parse fails every pod: the input is bad, as for render
+        else if (e instanceof InputError) throw injectorFailed(w, o.config, e);
+        else {
+          // this pod alone: istiod rejects it, the rest of the input is judged (injection-fails)
+          injectionError = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+          injection = 'failed';
+        }
       }
     }
     // no template at hand (or --model): the model of the injector's lifecycle decisions; a template
     // that fails is an error of its own, never papered over by the model
-    if (!o.inject || unavailable) {
+    if ((!o.inject || unavailable) && injection !== 'failed') {
       rendered = modelInject(iw, ctx, settings);
       injection = 'modelled';
     }
@@ -172,7 +183,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
   const template = injection === 'rendered' && typeof configText === 'string' ? templateFeatures(configText) : undefined;
-  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at };
+  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at, ...(injectionError !== undefined ? { injectionError } : {}) };
 }
 
 /** The injector could not render this workload: a one-line error naming where, and the way out. */

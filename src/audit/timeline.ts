@@ -13,7 +13,7 @@
 
 import { entrypointFacts, fmtSeconds, hook, isIstioInit, proxyDrain, waitTimeout, isIstioWait, type HandlerFacts } from './lifecycle.js';
 import { proxyExit } from './rules/job-never-completes.js';
-import { RULES } from './rules/index.js';
+import { applies, RULES } from './rules/index.js';
 import type { ContainerView, Subject } from './subject.js';
 import { get, getIn, isObject, kubeAtLeast, type Severity } from './types.js';
 
@@ -157,6 +157,7 @@ function findingsOf(s: Subject): TimelineFinding[] {
   const out: TimelineFinding[] = [];
   const seen = new Set<string>();
   for (const rule of RULES) {
+    if (!applies(rule, s)) continue;
     rule.check(s, (f) => {
       const container = f.container ?? null;
       const key = `${rule.id}\0${container}\0${f.message}`;
@@ -170,6 +171,7 @@ function findingsOf(s: Subject): TimelineFinding[] {
 
 export function timeline(s: Subject): Timeline {
   const findings = findingsOf(s);
+  if (s.injectionError !== undefined) return rejected(s, findings);
   let phaseNow: TimelineStep['phase'] = 'startup';
   const steps: TimelineStep[] = [];
   const lanes: Lane[] = [];
@@ -505,5 +507,22 @@ export function timeline(s: Subject): Timeline {
     end: Math.max(end, ...killed.map((l) => l.deadline!)),
     findings,
     summary,
+  };
+}
+
+/** A pod the injector fails on: the API server never creates it, so nothing starts or stops. */
+function rejected(s: Subject, findings: TimelineFinding[]): Timeline {
+  for (const f of findings) if (f.rule === 'injection-fails') f.shown = true;
+  const text = `never created: istiod's injector fails on it (${s.injectionError}), and the webhook, which fails closed, makes the API server reject it.`;
+  return {
+    workload: s.workload.id,
+    injection: s.injection,
+    steps: [{ phase: 'startup', actor: 'pod', text, level: 'hazard', rule: 'injection-fails', warn: true }],
+    lanes: [],
+    grace: s.grace.seconds,
+    graceDefault: !s.grace.explicit,
+    end: 0,
+    findings,
+    summary: [{ text: 'Start-up never happens: istiod rejects the pod.', level: 'hazard', rule: 'injection-fails' }],
   };
 }

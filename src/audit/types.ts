@@ -25,6 +25,8 @@ export interface Evidence {
   col?: number;
   /** Always set: `Kind/ns/name:spec.template.spec.containers[istio-proxy].lifecycle` or a values path. */
   path: string;
+  /** Written with a flag, in no file (`--set global.proxy.lifecycle...`): the finding's location. */
+  flag?: string;
 }
 
 export type JsonObject = { [k: string]: unknown };
@@ -108,6 +110,9 @@ export function lazyEvidence(f: () => Evidence): Evidence {
     },
     get path() {
       return get().path;
+    },
+    get flag() {
+      return get().flag;
     },
   };
 }

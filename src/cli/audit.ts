@@ -155,7 +155,10 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
           out(stackSvgs(tls.map(renderTimelineSvg)));
         } else out(renderTimelineSvg(tls[0]!));
       } else out(tls.map((t) => renderTimelineText(t, { color })).join('\n'));
-      return 0;
+      // the same hazards fail the run with or without --timeline
+      const failing = atOrAbove(result.findings, flags.failOn).length;
+      if (failing && !flags.quiet) process.stderr.write(`audit: ${failing} finding${failing === 1 ? '' : 's'} at or above ${flags.failOn} (the report without --timeline lists them)\n`);
+      return failing ? 1 : 0;
     }
     const findings = result.findings;
     if (flags.output === 'json') writeInChunks(jsonReport(findings), out);

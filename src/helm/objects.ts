@@ -7,12 +7,14 @@
 // Proven by: test/vectors/helm-template/capabilities.yaml, test/helm/chart.test.ts
 
 import * as path from 'node:path';
-import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
+import { isUtf8 } from 'node:buffer';
+import { GoNum, RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
 import { helmToYaml } from '../yaml/emit.js';
 import type { Json } from '../go/encoding/json/value.js';
 import { globRegExp } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
 import { newVersion } from '../sprig/semver.js';
+import { fromGoBytes } from '../go/strconv/strconv.js';
 
 const str = (name: string, json: string): StructField => ({ name, json, omitempty: true, type: T.string });
 
@@ -255,50 +257,86 @@ export function capabilitiesObject(o: CapabilitiesOptions): RecordStruct {
 
 // ---------- .Files ----------
 
+// engine.files is a map[string][]byte: a file's bytes are what it holds, text or not. Get gives them as a
+// Go string (bytes that are not UTF-8 kept as they are: see go/strconv goBytes), GetBytes as a []byte.
+// The map's values are []byte values too, made on first reading (a chart's files can be large and most
+// are only read through Get).
+
 const BYTES = sliceOf(T.uint8);
 const FILES: GoType = { kind: 'map', name: 'engine.files', key: T.string, elem: BYTES };
 
-function filesGet(v: GoValue, name: GoValue): string {
-  const m = v as GoMap;
-  return Object.prototype.hasOwnProperty.call(m, name as string) ? (m[name as string] as string) : '';
+/** The raw bytes behind each files map, by name. */
+const rawFiles = new WeakMap<GoMap, Map<string, Buffer>>();
+
+function rawOf(v: GoValue): Map<string, Buffer> {
+  return rawFiles.get(v as GoMap) ?? new Map();
 }
 
-function basenameMap(v: GoValue, encode: (s: string) => string): string {
-  const m = v as GoMap;
-  const keys = Object.keys(m);
-  if (keys.length === 0) return '';
+/** A []byte value. */
+function byteSlice(b: Uint8Array): GoValue[] {
+  const out: GoValue[] = new Array<GoValue>(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = new GoNum(T.uint8, BigInt(b[i]!));
+  return withType(out, BYTES);
+}
+
+/** string([]byte): the Go string of the bytes. */
+function goString(b: Buffer): string {
+  return isUtf8(b) ? b.toString('utf8') : fromGoBytes(b);
+}
+
+/** A files map (newFiles) over these files: the values []byte, made when first read. */
+function filesMap(files: Map<string, Buffer>): GoMap {
+  const m = withType(newMap(), FILES);
+  for (const [name, data] of files) {
+    Object.defineProperty(m, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const v = byteSlice(data);
+        Object.defineProperty(m, name, { value: v, enumerable: true, configurable: true, writable: true });
+        return v;
+      },
+    });
+  }
+  rawFiles.set(m, files);
+  return m;
+}
+
+function basenameMap(v: GoValue, encode: (b: Buffer) => string): string {
   const out = newMap();
-  for (const k of keys) out[path.posix.basename(k)] = encode(m[k] as string);
+  for (const [k, b] of rawOf(v)) out[path.posix.basename(k)] = encode(b);
   return helmToYaml(withType(out, mapOf(T.string, T.string)));
 }
 
 FILES.methods = {
-  Get: method('Get', [T.string], T.string, filesGet),
-  GetBytes: method('GetBytes', [T.string], T.string, filesGet),
+  Get: method('Get', [T.string], T.string, (v, name) => {
+    const b = rawOf(v).get(name as string);
+    return b === undefined ? '' : goString(b);
+  }),
+  GetBytes: method('GetBytes', [T.string], BYTES, (v, name) => byteSlice(rawOf(v).get(name as string) ?? Buffer.alloc(0))),
   Glob: method('Glob', [T.string], FILES, (v, pattern) => {
-    const re = globRegExp(pattern as string);
-    const out = withType(newMap(), FILES);
-    if (!re) return out;
-    const m = v as GoMap;
-    for (const k of Object.keys(m)) if (re.test(k)) out[k] = m[k];
-    return out;
+    // a pattern gobwas/glob cannot compile is "**": every file
+    const re = globRegExp(pattern as string) ?? globRegExp('**')!;
+    const out = new Map<string, Buffer>();
+    for (const [k, b] of rawOf(v)) if (re.test(k)) out.set(k, b);
+    return filesMap(out);
   }),
   Lines: method('Lines', [T.string], SLICE_STRING, (v, p) => {
-    const m = v as GoMap;
-    if (!Object.prototype.hasOwnProperty.call(m, p as string)) return withType([], SLICE_STRING);
-    let s = m[p as string] as string;
+    const b = rawOf(v).get(p as string);
+    if (b === undefined) return withType([], SLICE_STRING);
+    // s[len(s)-1] of an empty file: Go's index error
+    if (b.length === 0) throw new Error('runtime error: index out of range [-1]');
+    let s = goString(b);
     if (s.endsWith('\n')) s = s.slice(0, -1);
     return withType(s.split('\n'), SLICE_STRING);
   }),
-  AsConfig: method('AsConfig', [], T.string, (v) => basenameMap(v, (s) => s)),
-  AsSecrets: method('AsSecrets', [], T.string, (v) => basenameMap(v, (s) => Buffer.from(s, 'utf8').toString('base64'))),
+  AsConfig: method('AsConfig', [], T.string, (v) => basenameMap(v, goString)),
+  AsSecrets: method('AsSecrets', [], T.string, (v) => basenameMap(v, (b) => b.toString('base64'))),
 };
 
-/** The chart's non-template files, as .Files. (Contents are held as text: templates only read them as strings.) */
+/** The chart's non-template files, as .Files. */
 export function filesObject(c: Chart): GoMap {
-  const m = withType(newMap(), FILES);
-  for (const f of c.files) m[f.name] = f.data.toString('utf8');
-  return m;
+  return filesMap(new Map(c.files.map((f) => [f.name, f.data])));
 }
 
 export function templateObject(name: string, basePath: string): GoMap {

@@ -131,7 +131,7 @@ describe('the shop chart', () => {
     const dir = join(tmp, 'shop-missing');
     cpSync(shop, dir, { recursive: true });
     rmSync(join(dir, 'charts/metrics'), { recursive: true });
-    expect(() => render({}, dir)).toThrow(/Chart\.yaml: found in Chart\.yaml, but missing in charts\/ directory: metrics/);
+    expect(() => render({}, dir)).toThrow(/Chart\.yaml: An error occurred while checking for chart dependencies\. .*: found in Chart\.yaml, but missing in charts\/ directory: metrics/);
   });
 
   it('values: -f files merge left to right, --set wins, null deletes a default, --set integers are int64', () => {
