@@ -324,6 +324,7 @@ function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRend
     env: { ...env },
     legacyToJson: has(version, 'func.toJson.istio'),
     multusNamespaced: has(version, 'func.appendMultusNetwork.namespaced'),
+    yamlLineWrap: !has(version, 'output.yamlNoLineWrap'),
     protoToJSON: (m) => proxyConfigJSON(version, m),
   };
   const entry: FuncsEntry = { key, funcs: Object.create(null) as FuncMap, ctx };
@@ -619,8 +620,8 @@ export class Renderer {
       ['containers', names('containers')],
       ['volumes', names('volumes')],
       ['imagePullSecrets', names('imagePullSecrets')],
-      ['revision', (this.opts.revision ?? this.inputs.revision) || 'default'],
     ];
+    if (has(this.version, 'inject.statusRevision')) fields.push(['revision', (this.opts.revision ?? this.inputs.revision) || 'default']);
     annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
   }

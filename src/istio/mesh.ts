@@ -137,6 +137,9 @@ function strings(xs: string[]): GoValue {
   return withType(xs, { kind: 'slice', name: '[]string', elem: T.string });
 }
 
+/** DefaultMeshConfig's sdsUdsPath of 1.6 and 1.7 (mesh.go's DefaultSdsUdsPath). */
+export const DEFAULT_SDS_UDS_PATH = 'unix:./etc/istio/proxy/SDS';
+
 /** mesh.DefaultMeshConfig() of the release (the mesh the chart installs when nothing is set). */
 export function defaultMeshConfig(v: IstioVersion): ProtoStruct {
   const mm = meshModel(v);
@@ -164,6 +167,7 @@ export function defaultMeshConfig(v: IstioVersion): ProtoStruct {
     DefaultDestinationRuleExportTo: strings(['*']),
     DnsRefreshRate: duration(w, has(v, 'mesh.default.dnsRefreshRate60s') ? 60 : 5),
   });
+  if (has(v, 'mesh.default.sdsUdsPath')) m.values.set('SdsUdsPath', DEFAULT_SDS_UDS_PATH);
   if (has(v, 'mesh.default.proxyInboundListenPort')) m.values.set('ProxyInboundListenPort', i32(15006));
   if (has(v, 'mesh.default.inboundTrafficPolicy')) m.values.set('InboundTrafficPolicy', newMessage(mm.InboundTrafficPolicy, { Mode: enumValue(mm.InboundMode, 0) }));
   if (has(v, 'mesh.default.enablePrometheusMerge')) m.values.set('EnablePrometheusMerge', wrap(w.BoolValue, true));

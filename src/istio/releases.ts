@@ -38,35 +38,39 @@ const MESH = 'pkg/config/mesh/mesh.go';
 // Names are grouped by the part of istiod they describe; within a group, by first release.
 export const BEHAVIOURS = {
   // ---- inject.SidecarTemplateData: the fields templates see
-  'data.pointerMeta': { first: '1.5', last: '1.11', what: 'TypeMeta, DeploymentMeta, ObjectMeta and Spec are pointers (values later)', source: INJECT },
-  'data.Revision': { first: '1.12', what: '.Revision: the injector\'s revision', source: INJECT },
-  'data.EstimatedConcurrency': { first: '1.12', last: '1.19', what: '.EstimatedConcurrency: the proxy\'s concurrency estimated from its CPU', source: INJECT },
-  'data.ProxyImage': { first: '1.16', what: '.ProxyImage: the proxy image, from values, ProxyConfig.image and the pod\'s annotation', source: INJECT },
+  'data.pointerObjectMeta': { first: '1.5', last: '1.8', what: 'ObjectMeta and Spec are pointers (values later)', source: INJECT },
+  'data.pointerTypeMeta': { first: '1.5', last: '1.10', what: 'TypeMeta and DeploymentMeta are pointers (values later)', source: INJECT },
+  'data.Revision': { first: '1.9', what: '.Revision: the injector\'s revision', source: INJECT },
+  'data.EstimatedConcurrency': { first: '1.11', last: '1.17', what: '.EstimatedConcurrency: the proxy\'s concurrency estimated from its CPU', source: INJECT },
+  'data.ProxyImage': { first: '1.13', what: '.ProxyImage: the proxy image, from values, ProxyConfig.image and the pod\'s annotation', source: INJECT },
   'data.ProxyUID': { first: '1.20', what: '.ProxyUID: 1337, or the namespace\'s OpenShift UID range', source: INJECT },
   'data.ProxyGID': { first: '1.20', what: '.ProxyGID: 1337, or the namespace\'s OpenShift group range', source: INJECT },
-  'data.DeploymentMeta.namespacedName': { first: '1.23', what: '.DeploymentMeta is a types.NamespacedName (an ObjectMeta before)', source: INJECT },
-  'data.InboundTrafficPolicyMode': { first: '1.23', what: '.InboundTrafficPolicyMode: the mesh\'s inbound traffic policy mode', source: INJECT },
-  'data.CompliancePolicy': { first: '1.23', what: '.CompliancePolicy: istiod\'s COMPLIANCE_POLICY', source: INJECT },
-  'data.NativeSidecars': { first: '1.28', what: '.NativeSidecars: whether this pod gets a native (init container) sidecar', source: INJECT },
+  'data.CompliancePolicy': { first: '1.21', what: '.CompliancePolicy: istiod\'s COMPLIANCE_POLICY', source: INJECT },
+  'data.DeploymentMeta.namespacedName': { first: '1.22', what: '.DeploymentMeta is a types.NamespacedName (an ObjectMeta before)', source: INJECT },
+  'data.InboundTrafficPolicyMode': { first: '1.22', what: '.InboundTrafficPolicyMode: the mesh\'s inbound traffic policy mode', source: INJECT },
+  'data.NativeSidecars': { first: '1.27', what: '.NativeSidecars: whether this pod gets a native (init container) sidecar; right after .Revision', source: INJECT },
   'data.ProxyInitImage': { first: 'master', what: '.ProxyInitImage: the image of the proxy\'s init containers', source: INJECT },
 
   // ---- template functions
   'func.render': { first: '1.5', last: '1.7', what: 'render: parse the argument as a template and execute it over the same data', source: INJECT },
   'func.toJson.istio': { first: '1.5', last: '1.8', what: 'toJson is Istio\'s toJSON(map[string]string), not Sprig\'s', source: INJECT },
   'func.protoToJSON.cleanProxyConfig': { first: '1.6', what: 'protoToJSON drops the ProxyConfig fields equal to DefaultProxyConfig (cleanProxyConfig)', source: TEMPLATE },
-  'func.appendMultusNetwork.namespaced': { first: '1.28', what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
+  'func.appendMultusNetwork.namespaced': { first: '1.26', what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
 
   // ---- ProxyConfig: its Go types and DefaultProxyConfig
-  'proxyConfig.gogo': { first: '1.5', last: '1.8', what: 'the Go types are gogo protobuf\'s (types.Duration, ...), golang/protobuf\'s later', source: 'istio.io/api mesh/v1alpha1/proxy.pb.go' },
+  'proxyConfig.gogo': { first: '1.5', last: '1.13', what: 'the Go types are gogo protobuf\'s (types.Duration, ...; mesh.go imports gogo/protobuf/types), golang/protobuf\'s later', source: MESH },
   'proxyConfig.default.pilot': { first: '1.5', last: '1.5', what: 'DefaultProxyConfig points at istio-pilot:15010 in plain text: no status port, Concurrency 0, no tracing', source: MESH },
-  'proxyConfig.default.parentShutdownDuration': { first: '1.5', last: '1.17', what: 'DefaultProxyConfig sets parentShutdownDuration 60s', source: MESH },
-  'proxyConfig.concurrencyWrapper': { first: '1.6', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
+  'proxyConfig.default.parentShutdownDuration': { first: '1.5', last: '1.16', what: 'DefaultProxyConfig sets parentShutdownDuration 60s', source: MESH },
+  'proxyConfig.default.remoteServices': { first: '1.5', last: '1.8', what: 'DefaultProxyConfig sets empty envoyMetricsService and envoyAccessLogService', source: MESH },
   'proxyConfig.default.concurrency2': { first: '1.6', last: '1.17', what: 'DefaultProxyConfig sets concurrency 2 (unset means from the CPU limit later)', source: MESH },
-  'proxyConfig.default.zipkin': { first: '1.6', last: '1.20', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
+  'proxyConfig.default.zipkin': { first: '1.6', last: '1.21', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
+  'proxyConfig.concurrencyWrapper': { first: '1.7', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: MESH },
   'proxyConfig.default.terminationDrainDuration': { first: '1.7', what: 'DefaultProxyConfig sets terminationDrainDuration 5s', source: MESH },
-  'proxyConfig.clusterNameOneof': { first: '1.11', what: 'serviceCluster and tracingServiceName are the ClusterName oneof', source: 'istio.io/api mesh/v1alpha1/proxy.proto' },
+  'proxyConfig.default.mutualTLS': { first: '1.7', what: 'DefaultProxyConfig sets controlPlaneAuthPolicy MUTUAL_TLS (NONE before)', source: MESH },
+  'proxyConfig.clusterNameOneof': { first: '1.13', what: 'serviceCluster and tracingServiceName are the ClusterName oneof (mesh.go sets ClusterName)', source: MESH },
 
   // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
+  'mesh.default.sdsUdsPath': { first: '1.6', last: '1.7', what: 'DefaultMeshConfig sets sdsUdsPath unix:./etc/istio/proxy/SDS (which asks the injector for fsGroup 1337)', source: MESH },
   'mesh.default.enablePrometheusMerge': { first: '1.7', what: 'DefaultMeshConfig sets enablePrometheusMerge true', source: MESH },
   'mesh.default.emptyExtensionProviders': { first: '1.8', last: '1.9', what: 'DefaultMeshConfig has an empty, non-nil extensionProviders', source: MESH },
   'mesh.default.extensionProviders': { first: '1.11', what: 'DefaultMeshConfig has the prometheus, stackdriver and envoy providers and empty defaultProviders', source: MESH },
@@ -76,27 +80,31 @@ export const BEHAVIOURS = {
   'mesh.default.inboundTrafficPolicy': { first: '1.20', what: 'DefaultMeshConfig sets inboundTrafficPolicy mode PASSTHROUGH', source: MESH },
 
   // ---- the injection around the templates
-  'inject.legacyFSGroup': { first: '1.5', last: '1.9', what: 'the injector gives the pod fsGroup 1337 (from 1.10 the templates carry it)', source: WEBHOOK },
+  'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
   'inject.proxyConfigAnnotation': { first: '1.6', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
   'inject.prometheusMerge': { first: '1.7', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
-  'inject.legacyFSGroupFlag': { first: '1.7', last: '1.9', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
+  'inject.legacyFSGroupFlag': { first: '1.8', last: '1.8', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
   'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
-  'inject.clusterInfo': { first: '1.10', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
-  'inject.overridesAnnotation': { first: '1.12', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
+  'inject.clusterInfo': { first: '1.8', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
+  'inject.overridesAnnotation': { first: '1.9', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
+  'inject.statusRevision': { first: '1.11', what: 'the sidecar.istio.io/status annotation ends with the injector\'s revision', source: INJECT },
   'inject.containerRestartPolicy': { first: '1.19', what: 'a template\'s container restartPolicy survives istiod\'s decoding (k8s.io/api 0.28)', source: 'go.mod (k8s.io/api)' },
   'inject.adjustInitContainerUser': { first: '1.20', what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
   'inject.prometheusScrapeTargets': { first: 'master', what: 'prometheus.istio.io/scrape-targets, and a merge-scraped port is checked (not the agent\'s, not one Istio owns)', source: WEBHOOK },
 
+  // ---- what istiod's and istioctl's libraries write
+  'output.yamlNoLineWrap': { first: '1.7', last: '1.9', what: 'sigs.k8s.io/yaml writes long strings on one line (gopkg.in/yaml.v2 v2.3.0); folded at 80 columns before and after', source: 'go.mod (gopkg.in/yaml.v2)' },
+
   // ---- native sidecars
   'native.podAnnotation': { first: '1.24', what: 'the pod\'s sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS', source: INJECT },
-  'native.autoFromKubeVersion': { first: '1.28', what: 'ENABLE_NATIVE_SIDECARS is on by default when the nodes run Kubernetes 1.33 or later', source: 'pilot/pkg/features/pilot.go' },
+  'native.autoFromKubeVersion': { first: '1.27', what: 'ENABLE_NATIVE_SIDECARS is on by default when the nodes run Kubernetes 1.33 or later', source: 'pilot/pkg/features/pilot.go' },
 
   // ---- probe rewriting (the agent's status server takes the application's probes)
   'probes.startup': { first: '1.7', what: 'startup probes are rewritten', source: PROBES },
-  'probes.tcp': { first: '1.10', what: 'TCP probes are rewritten', source: PROBES },
-  'probes.noEmptyProbers': { first: '1.10', what: 'no ISTIO_KUBE_APP_PROBERS when nothing is rewritten (`{}` before)', source: PROBES },
-  'probes.mergePrevious': { first: '1.10', what: 'a re-injected pod\'s ISTIO_KUBE_APP_PROBERS is merged, not appended again', source: WEBHOOK },
-  'probes.grpc': { first: '1.14', what: 'gRPC probes are rewritten', source: PROBES },
+  'probes.noEmptyProbers': { first: '1.8', what: 'no ISTIO_KUBE_APP_PROBERS when nothing is rewritten (`{}` before)', source: PROBES },
+  'probes.tcp': { first: '1.12', what: 'TCP probes are rewritten', source: PROBES },
+  'probes.grpc': { first: '1.13', what: 'gRPC probes are rewritten', source: PROBES },
+  'probes.mergePrevious': { first: '1.17', what: 'a re-injected pod\'s ISTIO_KUBE_APP_PROBERS is merged, not appended again', source: WEBHOOK },
   'probes.initContainers': { first: '1.19', what: 'init containers\' probes are rewritten too', source: PROBES },
   'probes.lifecycle': { first: '1.25', what: 'lifecycle preStop/postStart handlers are rewritten', source: PROBES },
   'probes.numericPortNames': { first: '1.25', what: 'a named port not found in the probe\'s container is parsed as a number', source: PROBES },

@@ -64,6 +64,8 @@ export interface IstioFuncOptions {
    * the network is one name, written and compared whole (Istio 1.24's goldens: `{"name": "default/istio-cni"}`).
    */
   multusNamespaced?: boolean;
+  /** toYaml folds long strings at 80 columns (false: gopkg.in/yaml.v2 v2.3.0, which did not). */
+  yamlLineWrap?: boolean;
   /** Clock for Sprig's date functions. */
   now?: () => Date;
   /** Random source for Sprig's random functions. */
@@ -367,7 +369,7 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
   add(
     def('toYaml', 'func(interface {}) string', (v: GoValue) => {
       try {
-        return goYamlMarshal(v);
+        return goYamlMarshal(v, { lineWrap: opts.yamlLineWrap ?? true });
       } catch (e) {
         rethrowLimit(e);
         return '';

@@ -190,7 +190,8 @@ const probers = (pod: JsonObject): string => String(proxyEnv(pod, 'ISTIO_KUBE_AP
 const rewritten = (p: JsonObject | undefined, path: string): boolean => (p?.httpGet as JsonObject | undefined)?.path === path;
 
 const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
-  'data.pointerMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'TypeMeta')!.type.kind === 'ptr',
+  'data.pointerObjectMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'ObjectMeta')!.type.kind === 'ptr',
+  'data.pointerTypeMeta': (v) => fieldOf(v, 'TypeMeta')!.type.kind === 'ptr' && fieldOf(v, 'DeploymentMeta')!.type.kind === 'ptr',
   'data.Revision': dataField('Revision'),
   'data.EstimatedConcurrency': dataField('EstimatedConcurrency'),
   'data.ProxyImage': dataField('ProxyImage'),
@@ -216,8 +217,11 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'proxyConfig.default.parentShutdownDuration': (v) => pcJSON(v).parentShutdownDuration === '60s',
   'proxyConfig.default.concurrency2': (v) => pcJSON(v).concurrency === 2,
   'proxyConfig.default.zipkin': (v) => (pcJSON(v).tracing as { zipkin?: { address?: string } } | undefined)?.zipkin?.address === 'zipkin.istio-system:9411',
+  'proxyConfig.default.remoteServices': (v) => JSON.stringify(pcJSON(v).envoyMetricsService) === '{}',
+  'proxyConfig.default.mutualTLS': (v) => pcJSON(v).controlPlaneAuthPolicy === 'MUTUAL_TLS',
   'proxyConfig.default.terminationDrainDuration': (v) => pcJSON(v).terminationDrainDuration === '5s',
 
+  'mesh.default.sdsUdsPath': (v) => meshJSON(v).sdsUdsPath === 'unix:./etc/istio/proxy/SDS',
   'mesh.default.enablePrometheusMerge': (v) => meshJSON(v).enablePrometheusMerge === true,
   'mesh.default.emptyExtensionProviders': (v) => {
     const p = defaultMeshConfig(v).values.get('ExtensionProviders');
@@ -233,8 +237,8 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'mesh.default.inboundTrafficPolicy': (v) => meshJSON(v).inboundTrafficPolicy !== undefined,
 
   'inject.legacyFSGroup': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: 'unix:/sds' } }).spec as JsonObject).securityContext !== undefined,
-  // without an sdsUdsPath only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
-  'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod()).spec as JsonObject).securityContext !== undefined,
+  // with the mesh's sdsUdsPath emptied only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
+  'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: '' } }).spec as JsonObject).securityContext !== undefined,
   'inject.proxyConfigAnnotation': (v) => {
     const pod = { metadata: { name: 'p', namespace: 'ns', annotations: { 'proxy.istio.io/config': 'drainDuration: 7s' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
     const data = buildTemplateData({ version: v, pod, mesh: applyMeshConfig(v, {}), values: {} });
@@ -252,6 +256,10 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'inject.clusterInfo': (v) => {
     const { pod } = render(v, { merged: true, output: 'json', values: file('{"global": {"network": "n1"}}') });
     return ((pod!.metadata as JsonObject).labels as JsonObject | undefined)?.['topology.istio.io/network'] === 'n1';
+  },
+  'inject.statusRevision': (v) => {
+    const { pod } = render(v, { merged: true, output: 'json' });
+    return String(((pod!.metadata as JsonObject).annotations as JsonObject)['sidecar.istio.io/status']).includes('"revision":"default"');
   },
   'inject.overridesAnnotation': (v) => {
     const { pod } = render(v, { merged: true, output: 'json', workloads: podFile('', '[{name: app, image: app}, {name: istio-proxy, image: mine}]') });
@@ -271,6 +279,12 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
     return (containerOf(pod!, 'istio-init', 'initContainers').args as string[]).includes('1234');
   },
 
+  // a string longer than 80 columns with spaces, through the template's toYaml
+  'output.yamlNoLineWrap': (v) => {
+    const long = 'x '.repeat(60).trim();
+    const out = renders(v, `spec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n    args:\n{{ toYaml .Values.a | indent 4 }}\n`, { values: file(JSON.stringify({ a: [long] })) });
+    return out!.includes(long);
+  },
   'native.podAnnotation': (v) => render(v, { nativeSidecars: 'false', workloads: podFile('  annotations: {sidecar.istio.io/nativeSidecar: "true"}\n') }).result.native,
   'native.autoFromKubeVersion': (v) => render(v, { nativeSidecars: 'auto', kubeVersion: '1.33' }).result.native,
 

@@ -133,6 +133,7 @@ export const FACTS = {
   // ---- MeshConfig
   'mesh.default.mixer': { file: MESH, has: (s) => mc(s).reportBatchMaxEntries !== undefined },
   'mesh.default.thriftConfig': { file: MESH, has: (s) => mc(s).thriftConfig !== undefined },
+  'mesh.default.sdsUdsPath': { file: MESH, has: (s) => mc(s).sdsUdsPath === 'unix:./etc/istio/proxy/SDS' },
   'mesh.default.enablePrometheusMerge': { file: MESH, has: (s) => mc(s).enablePrometheusMerge === true },
   'mesh.default.extensionProviders': { file: MESH, has: (s) => mc(s).extensionProviders !== undefined },
   'mesh.default.envoyAccessLogOnly': { file: MESH, has: (s) => mc(s).defaultProviders?.accessLogging?.[0] === 'envoy' },
@@ -148,9 +149,13 @@ export const FACTS = {
   'inject.proxyConfigAnnotation': { file: INJECT, has: (s) => /annotation\.ProxyConfig\.Name\]/.test(s.read(INJECT) ?? '') },
   'inject.clusterInfo': { file: INJECT, has: (s) => /GetMultiCluster\(\)\.GetClusterName\(\)|"multiCluster",\s*"clusterName"/.test(s.read(INJECT) ?? '') },
   'inject.holdFromProxyConfig': { file: INJECT, has: (s) => /DefaultConfig\.HoldApplicationUntilProxyStarts|proxyConfig\.HoldApplicationUntilProxyStarts|GetHoldApplicationUntilProxyStarts\(\)/i.test(s.any(INJECT, WEBHOOK)) },
+  'inject.statusRevision': { file: INJECT, has: (s) => (structFields(s.any(INJECT, WEBHOOK), 'SidecarInjectionStatus') ?? []).some(([n]) => n === 'Revision') },
   'inject.overridesAnnotation': { file: INJECT, has: (s) => /ProxyOverrides|proxy\.istio\.io\/overrides/.test(s.any(INJECT, WEBHOOK)) },
   'inject.adjustInitContainerUser': { file: WEBHOOK, has: (s) => /func adjustInitContainerUser/.test(s.read(WEBHOOK) ?? '') },
   'inject.prometheusScrapeTargets': { file: WEBHOOK, has: (s) => /scrape-targets|PrometheusScrapeTargets/.test(s.read(WEBHOOK) ?? '') },
+
+  // ---- what istiod's and istioctl's libraries write
+  'output.yamlNoLineWrap': { file: 'go.mod', has: (s) => /^\s*gopkg\.in\/yaml\.v2 v2\.3\.0\b/m.test(s.read('go.mod') ?? '') },
 
   // ---- native sidecars
   'native.podAnnotation': { file: INJECT, has: (s) => /SidecarNativeSidecar|sidecar\.istio\.io\/nativeSidecar/.test(s.any(INJECT, WEBHOOK)) },
