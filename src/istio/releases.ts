@@ -52,10 +52,18 @@ export const BEHAVIOURS = {
   'data.ProxyInitImage': { first: 'master', what: '.ProxyInitImage: the image of the proxy\'s init containers', source: INJECT },
 
   // ---- template functions
-  'func.render': { first: '1.5', last: '1.7', what: 'render: parse the argument as a template and execute it over the same data', source: INJECT },
-  'func.toJson.istio': { first: '1.5', last: '1.8', what: 'toJson is Istio\'s toJSON(map[string]string), not Sprig\'s', source: INJECT },
+  'func.render': { first: '1.5', last: '1.13', what: 'render: parse the argument as a template and execute it over the same data', source: INJECT },
+  'func.toJson.istio': { first: '1.5', last: '1.18', what: 'toJson is Istio\'s toJSON(map[string]string), not Sprig\'s', source: TEMPLATE },
   'func.protoToJSON.cleanProxyConfig': { first: '1.6', what: 'protoToJSON drops the ProxyConfig fields equal to DefaultProxyConfig (cleanProxyConfig)', source: TEMPLATE },
+  'func.appendMultusNetwork': { first: '1.8', what: 'appendMultusNetwork is a template function', source: TEMPLATE },
+  'func.excludeInterfaces': { first: '1.15', what: 'excludeInterfaces is a template function', source: TEMPLATE },
+  'func.omit': { first: '1.18', what: 'omit is Istio\'s (map[string]string), Sprig\'s before', source: TEMPLATE },
+  'func.strdict': { first: '1.18', what: 'strdict is a template function', source: TEMPLATE },
+  'func.toJsonMap': { first: '1.18', what: 'toJsonMap is a template function', source: TEMPLATE },
+  'func.mergeMaps': { first: '1.21', what: 'mergeMaps is a template function', source: TEMPLATE },
   'func.appendMultusNetwork.namespaced': { first: '1.26', what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
+  'func.omitNil': { first: 'master', what: 'omitNil is a template function', source: TEMPLATE },
+  'func.otelResourceAttributes': { first: 'master', what: 'otelResourceAttributes is a template function', source: TEMPLATE },
 
   // ---- ProxyConfig: its Go types and DefaultProxyConfig
   'proxyConfig.gogo': { first: '1.5', last: '1.13', what: 'the Go types are gogo protobuf\'s (types.Duration, ...; mesh.go imports gogo/protobuf/types), golang/protobuf\'s later', source: MESH },
@@ -70,26 +78,31 @@ export const BEHAVIOURS = {
   'proxyConfig.clusterNameOneof': { first: '1.13', what: 'serviceCluster and tracingServiceName are the ClusterName oneof (mesh.go sets ClusterName)', source: MESH },
 
   // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
+  'mesh.default.v15': { first: '1.5', last: '1.5', what: 'DefaultMeshConfig of 1.5: connectTimeout 1s, accessLogFile /dev/stdout, autoMtls off, no ingress class, no trust domain', source: MESH },
+  'mesh.default.protocolDetection100ms': { first: '1.5', last: '1.6', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 100ms (5s in 1.7, 0s from 1.8)', source: MESH },
+  'mesh.default.mixer': { first: '1.6', last: '1.7', what: 'DefaultMeshConfig sets the Mixer fields: reportBatchMaxEntries 100, reportBatchMaxTime 1s, disableMixerHttpReports, disablePolicyChecks', source: MESH },
   'mesh.default.sdsUdsPath': { first: '1.6', last: '1.7', what: 'DefaultMeshConfig sets sdsUdsPath unix:./etc/istio/proxy/SDS (which asks the injector for fsGroup 1337)', source: MESH },
-  'mesh.default.enablePrometheusMerge': { first: '1.7', what: 'DefaultMeshConfig sets enablePrometheusMerge true', source: MESH },
-  'mesh.default.emptyExtensionProviders': { first: '1.8', last: '1.9', what: 'DefaultMeshConfig has an empty, non-nil extensionProviders', source: MESH },
-  'mesh.default.extensionProviders': { first: '1.11', what: 'DefaultMeshConfig has the prometheus, stackdriver and envoy providers and empty defaultProviders', source: MESH },
+  'mesh.default.thriftConfig': { first: '1.6', last: '1.16', what: 'DefaultMeshConfig sets an empty thriftConfig', source: MESH },
+  'mesh.default.protocolDetection5s': { first: '1.7', last: '1.7', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 5s', source: MESH },
+  'mesh.default.extensionProviders': { first: '1.11', what: 'DefaultMeshConfig has default extension providers and defaultProviders (the prometheus, stackdriver and envoy providers from 1.12)', source: MESH },
+  'mesh.default.envoyAccessLogOnly': { first: '1.11', last: '1.11', what: 'DefaultMeshConfig\'s only extension provider is the envoy file access log, the default access log', source: MESH },
   'mesh.extensionProvidersByName': { first: '1.11', what: 'a mesh config\'s extensionProviders replace the defaults by name, not the whole list', source: MESH },
-  'mesh.default.proxyInboundListenPort': { first: '1.13', what: 'DefaultMeshConfig sets proxyInboundListenPort 15006', source: MESH },
   'mesh.default.dnsRefreshRate60s': { first: '1.14', what: 'DefaultMeshConfig\'s dnsRefreshRate is 60s (5s before)', source: MESH },
-  'mesh.default.inboundTrafficPolicy': { first: '1.20', what: 'DefaultMeshConfig sets inboundTrafficPolicy mode PASSTHROUGH', source: MESH },
+  'mesh.default.enablePrometheusMerge': { first: '1.18', what: 'DefaultMeshConfig sets enablePrometheusMerge true (unset before, which the webhook takes as true)', source: MESH },
+  'mesh.default.proxyInboundListenPort': { first: '1.18', what: 'DefaultMeshConfig sets proxyInboundListenPort 15006', source: MESH },
+  'mesh.default.inboundTrafficPolicy': { first: '1.22', what: 'DefaultMeshConfig sets inboundTrafficPolicy mode PASSTHROUGH', source: MESH },
 
   // ---- the injection around the templates
   'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
-  'inject.proxyConfigAnnotation': { first: '1.6', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
-  'inject.prometheusMerge': { first: '1.7', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
+  'inject.prometheusMerge': { first: '1.6', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
+  'inject.proxyConfigAnnotation': { first: '1.7', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
   'inject.legacyFSGroupFlag': { first: '1.8', last: '1.8', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
   'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
   'inject.clusterInfo': { first: '1.8', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
   'inject.overridesAnnotation': { first: '1.9', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
   'inject.statusRevision': { first: '1.11', what: 'the sidecar.istio.io/status annotation ends with the injector\'s revision', source: INJECT },
   'inject.containerRestartPolicy': { first: '1.19', what: 'a template\'s container restartPolicy survives istiod\'s decoding (k8s.io/api 0.28)', source: 'go.mod (k8s.io/api)' },
-  'inject.adjustInitContainerUser': { first: '1.20', what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
+  'inject.adjustInitContainerUser': { first: '1.23', what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
   'inject.prometheusScrapeTargets': { first: 'master', what: 'prometheus.istio.io/scrape-targets, and a merge-scraped port is checked (not the agent\'s, not one Istio owns)', source: WEBHOOK },
 
   // ---- what istiod's and istioctl's libraries write

@@ -165,6 +165,10 @@ function renders(v: IstioVersion, template: string, req: Partial<RenderRequest> 
   }
 }
 
+/** A template whose proxy image is the text given. */
+const image = (text: string): string => `spec:\n  containers:\n  - name: istio-proxy\n    image: '${text}'\n`;
+/** Whether a template calling the function renders at the release. */
+const usesFunc = (call: string) => (v: IstioVersion): boolean => renders(v, image(call)) !== undefined;
 const fieldOf = (v: IstioVersion, name: string) => templateDataType(v).fields!.find((f) => f.name === name);
 const dataField = (name: string) => (v: IstioVersion) => fieldOf(v, name) !== undefined;
 const pcJSON = (v: IstioVersion): Record<string, unknown> => JSON.parse(protoToJSON(defaultProxyConfig(v))) as Record<string, unknown>;
@@ -206,6 +210,15 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'func.render': (v) => renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: {{ render "rendered" }}\n')?.includes('image: rendered') ?? false,
   // Istio's toJSON takes a map[string]string; Sprig's toJson any value
   'func.toJson.istio': (v) => renders(v, "spec:\n  containers:\n  - name: istio-proxy\n    image: '{{ toJson .Values.m }}'\n", { values: file('{"m": {"n": 1}}') }) === undefined,
+  'func.appendMultusNetwork': usesFunc('{{ appendMultusNetwork "" "n" }}'),
+  'func.excludeInterfaces': usesFunc('{{ excludeInterfaces "x" }}'),
+  // Sprig's omit takes the values' map[string]interface{}; Istio's a map[string]string only
+  'func.omit': (v) => renders(v, image('{{ omit .Values.m "a" }}'), { values: file('{"m": {"a": "1"}}') }) === undefined,
+  'func.strdict': usesFunc('{{ strdict "a" "b" }}'),
+  'func.toJsonMap': usesFunc('{{ toJsonMap }}'),
+  'func.mergeMaps': usesFunc('{{ mergeMaps }}'),
+  'func.omitNil': usesFunc('{{ omitNil .Values }}'),
+  'func.otelResourceAttributes': usesFunc('{{ otelResourceAttributes .MeshConfig .ObjectMeta.Annotations .ObjectMeta.Labels "ns" .Spec.Containers }}'),
   'func.protoToJSON.cleanProxyConfig': (v) => !protoToJSONForTemplate(v, defaultProxyConfig(v)).includes('discoveryAddress'),
   'func.appendMultusNetwork.namespaced': (v) =>
     renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: \'{{ appendMultusNetwork `[{"name": "a"}]` "ns/cni" }}\'\n')!.includes('"namespace": "ns"'),
@@ -223,13 +236,15 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
 
   'mesh.default.sdsUdsPath': (v) => meshJSON(v).sdsUdsPath === 'unix:./etc/istio/proxy/SDS',
   'mesh.default.enablePrometheusMerge': (v) => meshJSON(v).enablePrometheusMerge === true,
-  'mesh.default.emptyExtensionProviders': (v) => {
-    const p = defaultMeshConfig(v).values.get('ExtensionProviders');
-    return Array.isArray(p) && p.length === 0;
-  },
-  'mesh.default.extensionProviders': (v) => (meshJSON(v).extensionProviders as { name: string }[] | undefined)?.map((p) => p.name).join() === 'prometheus,stackdriver,envoy',
+  'mesh.default.v15': (v) => meshJSON(v).connectTimeout === '1s',
+  'mesh.default.protocolDetection100ms': (v) => meshJSON(v).protocolDetectionTimeout === '0.100s',
+  'mesh.default.protocolDetection5s': (v) => meshJSON(v).protocolDetectionTimeout === '5s',
+  'mesh.default.mixer': (v) => meshJSON(v).reportBatchMaxEntries === 100,
+  'mesh.default.thriftConfig': (v) => JSON.stringify(meshJSON(v).thriftConfig) === '{}',
+  'mesh.default.envoyAccessLogOnly': (v) => (meshJSON(v).extensionProviders as { name: string }[] | undefined)?.map((p) => p.name).join() === 'envoy',
+  'mesh.default.extensionProviders': (v) => meshJSON(v).defaultProviders !== undefined,
   'mesh.extensionProvidersByName': (v) => {
-    const m = applyMeshConfig(v, { extensionProviders: [{ name: 'envoy', envoyFileAccessLog: { path: '/x' } }] });
+    const m = applyMeshConfig(v, { extensionProviders: [{ name: 'mine', envoyFileAccessLog: { path: '/x' } }] });
     return (m.values.get('ExtensionProviders') as unknown[]).length > 1;
   },
   'mesh.default.proxyInboundListenPort': (v) => meshJSON(v).proxyInboundListenPort === 15006,

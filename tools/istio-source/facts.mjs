@@ -112,6 +112,8 @@ export const FACTS = {
   'func.strdict': { file: TEMPLATE, has: (s) => s.funcNames().has('strdict') },
   'func.toJsonMap': { file: TEMPLATE, has: (s) => s.funcNames().has('toJsonMap') },
   'func.mergeMaps': { file: TEMPLATE, has: (s) => s.funcNames().has('mergeMaps') },
+  'func.omitNil': { file: TEMPLATE, has: (s) => s.funcNames().has('omitNil') },
+  'func.otelResourceAttributes': { file: TEMPLATE, has: (s) => s.funcNames().has('otelResourceAttributes') },
   'func.toJson.istio': { file: TEMPLATE, has: (s) => s.funcNames().has('toJson') },
   'func.protoToJSON.cleanProxyConfig': { file: TEMPLATE, has: (s) => /cleanProxyConfig\(/.test(s.fn(TEMPLATE, 'protoToJSON') + s.fn(INJECT, 'protoToJSON')) },
   // appendMultusNetwork writes {"name": N, "namespace": NS} for a namespace/name network
@@ -131,6 +133,9 @@ export const FACTS = {
   'proxyConfig.clusterNameOneof': { file: MESH, has: (s) => /ClusterName:\s*&meshconfig\.ProxyConfig_ServiceCluster\{/.test(proxyDefaults(s)) },
 
   // ---- MeshConfig
+  'mesh.default.v15': { file: MESH, has: (s) => mc(s).connectTimeout === '1s' },
+  'mesh.default.protocolDetection100ms': { file: MESH, has: (s) => mc(s).protocolDetectionTimeout === '0.100s' },
+  'mesh.default.protocolDetection5s': { file: MESH, has: (s) => mc(s).protocolDetectionTimeout === '5s' },
   'mesh.default.mixer': { file: MESH, has: (s) => mc(s).reportBatchMaxEntries !== undefined },
   'mesh.default.thriftConfig': { file: MESH, has: (s) => mc(s).thriftConfig !== undefined },
   'mesh.default.sdsUdsPath': { file: MESH, has: (s) => mc(s).sdsUdsPath === 'unix:./etc/istio/proxy/SDS' },

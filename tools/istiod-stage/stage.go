@@ -25,6 +25,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/Masterminds/sprig"
 	yaml2 "gopkg.in/yaml.v2"
 	"sigs.k8s.io/yaml"
 )
@@ -584,6 +585,18 @@ func buildData(r release, values map[string]interface{}, mesh *MeshConfig, pod *
 
 func stageFuncs(r release, data interface{}) template.FuncMap {
 	f := istioFuncMap()
+	// the Istio functions each release's FuncMap has (template.go or inject.go at its tag)
+	since := map[string]int{"appendMultusNetwork": 8, "excludeInterfaces": 15, "omit": 18, "strdict": 18, "toJsonMap": 18, "mergeMaps": 21, "omitNil": 99, "otelResourceAttributes": 99}
+	for name, first := range since {
+		if r.atLeast(first) {
+			continue
+		}
+		if sf, ok := sprig.TxtFuncMap()[name]; ok {
+			f[name] = sf // omit: Sprig's before Istio's own
+		} else {
+			delete(f, name)
+		}
+	}
 	f["annotation"] = func(meta ObjectMeta, name string, def interface{}) string {
 		if v, ok := meta.Annotations[name]; ok {
 			return v
