@@ -181,6 +181,18 @@ describe('diff in CI: --fail-on, and what a side assumes', () => {
     expect(bad.stderr).toBe('sidecar-render: --fail-on must be one of changes, lifecycle, findings, findings:error, findings:warning, findings:info, not "nothing"\n');
   });
 
+  it('a workload the injector cannot render does not stop the diff: it is reported, the others compared', async () => {
+    const custom = join(dir, 'with-custom-template.yaml');
+    writeFileSync(custom, readFileSync(deployment, 'utf8').replace(/\n---\s*$/, '') + '\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: custom, namespace: default}\nspec:\n  template:\n    metadata:\n      annotations: {inject.istio.io/templates: "sidecar,custom"}\n    spec:\n      containers:\n      - {name: app, image: app}\n');
+    const r = await cli('diff', '-q', '--from', v1, '--to', v1, '--to-set', 'global.proxy.holdApplicationUntilProxyStarts=true', '-f', custom, '-o', 'json', '--fail-on', 'lifecycle');
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout) as DiffReport;
+    expect(report.workloads.map((w) => [w.workload, w.changed])).toEqual([['Deployment default/httpbin', true], ['Deployment default/custom', false]]);
+    const failed = report.workloads[1]!;
+    expect(failed.errors.to).toMatch(/requested template "custom" not found/);
+    expect(failed.findingsStill.map((f) => f.rule)).toEqual(['injection-fails']);
+  });
+
   it("warns when a side's behaviour hangs on the Kubernetes version and none was given", async () => {
     const r = await run('--istio-version', '1.28');
     expect(r.stderr.trim().split('\n')).toEqual([
