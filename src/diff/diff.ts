@@ -9,7 +9,8 @@ import { auditDetailed, type AuditOptions, type Finding, type InputText } from '
 import { InputError } from '../yaml/load.js';
 import type { WorkloadResult } from '../istio/inject.js';
 import type { RenderRequest } from '../inputs/resolve.js';
-import { readInputText } from '../inputs/files.js';
+import { textOf } from '../inputs/files.js';
+import type { InputFile } from '../inputs/options.js';
 import { renderRequest } from '../output/render.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 
@@ -195,7 +196,7 @@ function auditOptions(side: DiffSide, opts: DiffOptions): AuditOptions {
 }
 
 /** Render and audit every workload of the files both ways, and compare. */
-export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: string[], opts: DiffOptions = {}): DiffReport {
+export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: InputFile[], opts: DiffOptions = {}): DiffReport {
   if (workloadFiles.length === 0) throw new InputError('diff: give the workloads with -f FILE');
   for (const [side, flag] of [[from, '--from'], [to, '--to']] as const) {
     const sources = ['injectorConfigmap', 'injectorConfigMap', 'injectConfigFile', 'injectConfig', 'template', 'chart'].filter((k) => (side as Record<string, unknown>)[k] !== undefined);
@@ -208,7 +209,7 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: strin
     const rb = renderRequest({ ...opts, ...to, filename: file, merged: true });
     assumptions.from ??= ra.assumptions;
     assumptions.to ??= rb.assumptions;
-    const text: InputText = { name: file, text: readInputText(file) };
+    const text: InputText = textOf(file);
     const fa = auditDetailed([text], auditOptions(from, opts)).findings;
     const fb = auditDetailed([text], auditOptions(to, opts)).findings;
     const n = Math.max(ra.results.length, rb.results.length);
