@@ -12,7 +12,6 @@ import { Template, ExecError, LimitError, TemplateError, type ExecOptions } from
 import { FUNC_SET_NAMES, funcSet } from '../funcs/index.js';
 import { loadYamlDocuments, InputError } from '../yaml/load.js';
 import { limitHint } from '../istio/inject.js';
-import { KNOWN_RELEASES } from '../istio/version.js';
 import type { RenderRequest } from '../inputs/resolve.js';
 import type { PlaygroundState, Setup } from './state.js';
 
@@ -324,6 +323,3 @@ function templateProblem(e: unknown, chosen: string): Problem {
   else if (e instanceof InputError && e.line) p.at = { pane: 'data', side: 'a', line: e.line, col: e.col ?? 1 };
   return p;
 }
-
-/** The releases the page offers (--istio-version), newest first. */
-export const RELEASES: readonly string[] = [...KNOWN_RELEASES].reverse();

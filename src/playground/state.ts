@@ -1,6 +1,12 @@
 // What the playground page holds, and its link: every input, option and the open tab, compressed into the
 // URL's fragment, which a browser never sends to a server. A fragment is untrusted text: it is read back
 // field by field, each checked for its type and kind, and what is not understood is left at its default.
+// The page's own bundle imports this file and presets.ts alone: the library is in the worker's.
+
+import { KNOWN_RELEASES } from '../istio/version.js';
+
+/** The releases the page offers (--istio-version), newest first. */
+export const RELEASES: readonly string[] = [...KNOWN_RELEASES].reverse();
 
 /** One injector setup: the ConfigMap (or a bare template), values, --set lines, mesh config, release. */
 export interface Setup {
