@@ -181,13 +181,14 @@ async function saveLink(): Promise<void> {
 
 function yamlHtml(text: string): DocumentFragment {
   const frag = document.createDocumentFragment();
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
     const m = /^(\s*(?:- )*)([^\s#'"][^:#]*?)(:(?=\s|$))(.*)$/.exec(line);
     if (/^\s*#/.test(line)) frag.append(el('span', { className: 'c' }, line));
     else if (m) frag.append(m[1]!, el('span', { className: 'k' }, m[2]!), m[3]!, m[4]!);
     else frag.append(line);
-    frag.append('\n');
-  }
+    if (i < lines.length - 1) frag.append('\n');
+  });
   return frag;
 }
 

@@ -57,7 +57,7 @@ export function basename(p: string, ext?: string): string {
 export function extname(p: string): string {
   const b = basename(p);
   const i = b.lastIndexOf('.');
-  return i <= 0 ? '' : b.slice(i);
+  return i <= 0 || b === '..' ? '' : b.slice(i);
 }
 
 export function relative(from: string, to: string): string {
