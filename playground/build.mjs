@@ -1,5 +1,5 @@
 // `npm run playground:build`: the playground page as static files, in build/playground/ (or the folder
-// given as the first argument): index.html, main.js (the page), worker.js (the library, run in a Web
+// given as the first argument): index.html, boot.js (starts the worker first), main.js (the page), worker.js (the library, run in a Web
 // Worker), and size.json with each file's size and gzip size. Nothing is fetched at run time: the
 // starting points (templates/, values/, examples/) are bundled, and Node's modules have browser stand-ins
 // in shims/ for what the in-memory paths never call.
@@ -45,8 +45,7 @@ const files = {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const t0 = performance.now();
-await build({
-  entryPoints: { main: join(here, 'page', 'main.ts'), worker: join(here, 'page', 'worker.ts') },
+const common = {
   outdir: out,
   bundle: true,
   minify: true,
@@ -54,12 +53,15 @@ await build({
   target: 'es2022',
   platform: 'browser',
   legalComments: 'none',
-  inject: [join(here, 'shims', 'buffer.ts'), join(here, 'shims', 'shared-array-buffer.ts')],
   // the library names its own files by import.meta.url for Node's worker threads, which the page has not
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '"file:///playground/worker.js"' },
   plugins: [nodeShims, files],
   logLevel: 'warning',
-});
+};
+// the page: boot.js starts the worker first, main.js is the editors and tabs
+await build({ ...common, entryPoints: { boot: join(here, 'page', 'boot.ts'), main: join(here, 'page', 'main.ts') } });
+// the worker: the library, with Node's Buffer and a SharedArrayBuffer where the page has none
+await build({ ...common, entryPoints: { worker: join(here, 'page', 'worker.ts') }, inject: [join(here, 'shims', 'buffer.ts'), join(here, 'shims', 'shared-array-buffer.ts')] });
 copyFileSync(join(here, 'page', 'index.html'), join(out, 'index.html'));
 copyFileSync(join(here, 'page', 'style.css'), join(out, 'style.css'));
 

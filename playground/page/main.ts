@@ -4,9 +4,10 @@
 
 import files from 'playground:files';
 import { PaneEditor, type Mark } from './editor.js';
+import type { Boot } from './boot.js';
 import { presets } from '../../src/playground/presets.js';
 import type { Pane, PlaygroundResult, Place, Problem, Side } from '../../src/playground/run.js';
-import { RELEASES, decodeState, defaultState, encodeState, stateOf, type PlaygroundState, type Setup } from '../../src/playground/state.js';
+import { MAX_TIME_LIMIT_S, RELEASES, decodeState, defaultState, encodeState, stateOf, type PlaygroundState, type Setup } from '../../src/playground/state.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(sel: string): T => {
   const el = document.querySelector<T>(sel);
@@ -115,10 +116,34 @@ class Runner {
     setStatus('rendering…', true);
   }
 
-  private start(): Worker {
-    const w = new Worker('worker.js');
+  /** The worker boot.ts started, rendering the link's state as request 0 when it holds one. */
+  adopt(boot: Boot | undefined): void {
+    if (!boot) {
+      this.worker = this.start();
+      return;
+    }
+    this.worker = this.start(boot.worker);
+    if (boot.fragment !== undefined) {
+      const timer = window.setTimeout(() => this.fail(`stopped: the render did not finish within ${MAX_TIME_LIMIT_S} s, so its worker was ended.`), MAX_TIME_LIMIT_S * 1000 + WATCHDOG_GRACE_MS);
+      this.busy = { id: 0, timer, limit: MAX_TIME_LIMIT_S };
+    }
+    for (const e of boot.early) this.worker.onmessage!(e);
+  }
+
+  /** Whether the worker is already rendering this fragment, which boot.ts gave it. */
+  rendering(fragment: string, boot: Boot | undefined): boolean {
+    return this.busy?.id === 0 && boot?.fragment === fragment;
+  }
+
+  private start(given?: Worker): Worker {
+    const w = given ?? new Worker('worker.js');
     w.onmessage = (e: MessageEvent<{ id?: number; result?: PlaygroundResult }>) => {
       if (e.data.id === undefined || e.data.id !== this.busy?.id) return;
+      // the pods first; the audit and the diff follow in the same render
+      if (e.data.result!.partial) {
+        if (!this.pending) this.done(e.data.result!);
+        return;
+      }
       clearTimeout(this.busy.timer);
       this.busy = undefined;
       this.done(e.data.result!);
@@ -154,7 +179,9 @@ class Runner {
   }
 }
 
+const boot = (window as unknown as { playgroundBoot?: Boot }).playgroundBoot;
 const runner = new Runner(rendered);
+runner.adopt(boot);
 
 function setStatus(text: string, busy = false): void {
   const s = $('#status');
@@ -260,7 +287,8 @@ function rendered(r: PlaygroundResult): void {
   // findings
   const list = $('#out-findings');
   list.replaceChildren();
-  if (r.auditError) list.append(el('li', { className: 'none' }, r.auditError.message));
+  if (r.partial) list.append(el('li', { className: 'none' }, 'auditing…'));
+  else if (r.auditError) list.append(el('li', { className: 'none' }, r.auditError.message));
   else if (r.findings.length === 0 && r.mode === 'inject' && !r.error) list.append(el('li', { className: 'none' }, 'No findings: nothing the audit knows goes wrong at start-up or shutdown.'));
   for (const f of r.findings) {
     const li = el('li', { className: `finding ${f.severity}` });
@@ -271,11 +299,11 @@ function rendered(r: PlaygroundResult): void {
     li.append(el('div', { className: 'finding-msg' }, f.message), el('div', { className: 'fix' }, `Fix: ${f.fix}`));
     list.append(li);
   }
-  $('#finding-count').textContent = r.mode === 'inject' && !r.error && !r.auditError ? `(${r.findings.length})` : '';
+  $('#finding-count').textContent = r.mode === 'inject' && !r.error && !r.auditError && !r.partial ? `(${r.findings.length})` : '';
   // timelines: the CLI's SVG, shown as an image (its text stays text, never markup of the page)
   const tl = $('#out-timeline');
   tl.replaceChildren();
-  if (r.timelines.length === 0) tl.append(el('div', { className: 'empty' }, r.auditError?.message ?? 'No timeline.'));
+  if (r.timelines.length === 0) tl.append(el('div', { className: 'empty' }, r.partial ? 'auditing…' : (r.auditError?.message ?? 'No timeline.')));
   for (const t of r.timelines) {
     const box = el('div', { className: 'tl' });
     box.append(el('h3', {}, t.workload), el('ul', {}, ...t.summary.map((s) => el('li', {}, s))));
@@ -286,7 +314,9 @@ function rendered(r: PlaygroundResult): void {
   // diff
   const diff = $('#out-diff');
   diff.replaceChildren();
-  if (!r.diff) {
+  if (r.partial && state.b) {
+    diff.append(el('div', { className: 'empty' }, 'comparing A and B…'));
+  } else if (!r.diff) {
     const add = el('button', { type: 'button', textContent: 'Compare with a setup B (a copy of A)' });
     add.addEventListener('click', addB);
     diff.append(el('div', { className: 'empty' }, 'Setup B is what setup A is compared with: ', add));
@@ -313,6 +343,11 @@ function rendered(r: PlaygroundResult): void {
     firstRender.done = true;
     document.body.dataset['firstRenderMs'] = String(Math.round(performance.now()));
   }
+  if (!r.partial && document.body.dataset['fullRenderMs'] === undefined) document.body.dataset['fullRenderMs'] = String(Math.round(performance.now()));
+  if (r.partial) {
+    setStatus(`rendered in ${r.ms} ms; auditing…`, true);
+    return;
+  }
   const fails = r.error ? 'failed' : `${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`;
   setStatus(`${r.mode === 'inject' ? fails + ', ' : ''}rendered in ${r.ms} ms`);
   document.body.dataset['renders'] = String(Number(document.body.dataset['renders'] ?? '0') + 1);
@@ -327,12 +362,12 @@ function addB(): void {
   changed(0);
 }
 
-function load(s: PlaygroundState, story = ''): void {
+function load(s: PlaygroundState, story = '', render = true): void {
   state = s;
   side = 'a';
   $('#story').textContent = story;
   show();
-  changed(0);
+  if (render) changed(0);
 }
 
 for (const b of $$<HTMLButtonElement>('[data-mode]')) b.addEventListener('click', () => {
@@ -451,7 +486,9 @@ window.addEventListener('drop', async (e) => {
 async function fromLink(): Promise<void> {
   if (location.hash.length > 1) {
     try {
-      load(await decodeState(location.hash));
+      const fragment = location.hash;
+      // the worker may be rendering this link already (boot.ts)
+      load(await decodeState(fragment), '', !runner.rendering(fragment, boot));
       return;
     } catch (e) {
       load(structuredClone(PRESETS[0]!.state), PRESETS[0]!.story);

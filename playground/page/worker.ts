@@ -1,21 +1,24 @@
 // The playground's Web Worker: the library, run off the page's thread. It takes {id, state} and answers
-// {id, result}; the page ends it when an answer takes longer than the time limit allows.
+// {id, result} (first with the pods alone, partial, then everything); the page ends it when an answer takes longer than the time limit allows.
 
 import { runPlayground, type PlaygroundResult } from '../../src/playground/run.js';
-import { stateOf } from '../../src/playground/state.js';
+import { decodeState, stateOf } from '../../src/playground/state.js';
 
+/** A state to render, or (from boot.ts, as the page loads) the link's fragment that holds one. */
 interface Request {
   id: number;
-  state: unknown;
+  state?: unknown;
+  fragment?: string;
 }
 
-const scope = self as unknown as { onmessage: ((e: MessageEvent<Request>) => void) | null; postMessage(m: unknown): void };
+const scope = self as unknown as { onmessage: ((e: MessageEvent<Request>) => Promise<void>) | null; postMessage(m: unknown): void };
 
-scope.onmessage = (e) => {
-  const { id, state } = e.data;
+scope.onmessage = async (e) => {
+  const { id, state, fragment } = e.data;
   let result: PlaygroundResult;
   try {
-    result = runPlayground(stateOf(state));
+    const s = fragment !== undefined ? await decodeState(fragment) : stateOf(state);
+    result = runPlayground(s, (r) => scope.postMessage({ id, result: r }));
   } catch (err) {
     // runPlayground answers problems as data; this is a fault of the page itself
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -23,4 +26,3 @@ scope.onmessage = (e) => {
   }
   scope.postMessage({ id, result });
 };
-scope.postMessage({ ready: true });

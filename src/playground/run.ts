@@ -3,7 +3,7 @@
 // as {name, text}, so that it runs alike in a browser's Web Worker and in Node (where the tests run it).
 // Every error comes back as data with the pane and line it names, never thrown.
 
-import { renderRequest, type RenderOutcome } from '../output/render.js';
+import { formatOutcome, renderRequest, type RenderOutcome } from '../output/render.js';
 import { auditDetailed, type AuditOptions } from '../audit/index.js';
 import { timeline } from '../audit/timeline.js';
 import { renderTimelineSvg, renderTimelineText } from '../audit/timeline-render.js';
@@ -89,6 +89,8 @@ export interface PlaygroundResult {
   /** The A/B diff, when setup B is given. */
   diff?: { text: string; changed: number; lifecycle: { workload: string; aspect: string; from: string; to: string }[]; error?: Problem };
   ms: number;
+  /** The pods alone: the audit and the diff are still running. */
+  partial?: boolean;
 }
 
 /** The limits of one template execution: the command line's defaults, and the page's time limit. */
@@ -208,15 +210,19 @@ function podSpecOf(o: unknown): Record<string, unknown> | undefined {
 
 const empty = (mode: 'inject' | 'template'): PlaygroundResult => ({ mode, templateOutput: '', merged: '', workloads: [], messages: [], findings: [], timelines: [], ms: 0 });
 
-/** Render, merge, audit, draw the timelines and diff A against B: everything the page shows. */
-export function runPlayground(state: PlaygroundState): PlaygroundResult {
+/**
+ * Render, merge, audit, draw the timelines and diff A against B: everything the page shows. `partial`,
+ * when given, gets the result once the pods are rendered, before the audit and the diff (which take
+ * longer), so that the page can show them first.
+ */
+export function runPlayground(state: PlaygroundState, partial?: (r: PlaygroundResult) => void): PlaygroundResult {
   const t0 = performance.now();
-  const out = state.mode === 'template' ? runTemplate(state) : runInject(state);
+  const out = state.mode === 'template' ? runTemplate(state) : runInject(state, partial && ((r) => partial({ ...r, ms: Math.round(performance.now() - t0), partial: true })));
   out.ms = Math.round(performance.now() - t0);
   return out;
 }
 
-function runInject(state: PlaygroundState): PlaygroundResult {
+function runInject(state: PlaygroundState, partial?: (r: PlaygroundResult) => void): PlaygroundResult {
   const out = empty('inject');
   const sets = { a: state.a.set, ...(state.b ? { b: state.b.set } : {}) };
   if (state.workloads.trim() === '') {
@@ -228,9 +234,9 @@ function runInject(state: PlaygroundState): PlaygroundResult {
   const limits = pageLimits(state);
   let merged: RenderOutcome;
   try {
-    const plain = renderRequest({ ...a, filename: workloads, limits });
-    out.templateOutput = plain.text;
+    // one render: the template stage output is printed from the same results, as render prints it
     merged = renderRequest({ ...a, filename: workloads, merged: true, limits });
+    out.templateOutput = formatOutcome(merged.results, { merged: false }).text;
   } catch (e) {
     out.error = problem(e, sets);
     return out;
@@ -246,6 +252,7 @@ function runInject(state: PlaygroundState): PlaygroundResult {
     out.auditError = { message: `not audited: ${limited.label} did not render (${limited.error})` };
     return out;
   }
+  partial?.(out);
   try {
     const res = auditDetailed([workloads], { ...auditOptionsOf(a), keepSubjects: true });
     out.findings = res.findings.map((f) => {

@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runPlayground, placeOf, setLines, injectorKind } from '../../src/playground/run.js';
+import { runPlayground, placeOf, setLines, injectorKind, setupOptions } from '../../src/playground/run.js';
+import { renderRequest } from '../../src/output/render.js';
 import { presets } from '../../src/playground/presets.js';
 import { decodeState, defaultState, emptySetup, encodeState, stateOf, MAX_STATE_BYTES } from '../../src/playground/state.js';
 
@@ -87,6 +88,15 @@ describe('the page renders what the command line renders', () => {
     });
     expect(full.merged).toBe(read(`${seeds}golden/hold-1.7-lifecycle-bug-merged.yaml`));
   });
+});
+
+describe('the template output is what render prints', () => {
+  for (const p of presets(read).filter((x) => x.state.mode === 'inject')) {
+    it(p.id, () => {
+      const a = setupOptions(p.state.a, 'a', p.state);
+      expect(runPlayground(p.state).templateOutput).toBe(renderRequest({ ...a, filename: { name: 'workloads.yaml', text: p.state.workloads } }).text);
+    });
+  }
 });
 
 describe('errors point at their pane and line', () => {
