@@ -411,7 +411,7 @@ const presetSelect = $<HTMLSelectElement>('#preset');
 for (const p of PRESETS) presetSelect.append(el('option', { value: p.id, textContent: p.title }));
 presetSelect.addEventListener('change', () => {
   const p = PRESETS.find((x) => x.id === presetSelect.value);
-  if (p) load(structuredClone(p.state), p.story);
+  if (p) load(structuredClone(p.state), `${p.title}: ${p.story}`);
   presetSelect.value = '';
 });
 
@@ -487,16 +487,20 @@ async function fromLink(): Promise<void> {
   if (location.hash.length > 1) {
     try {
       const fragment = location.hash;
+      const s = await decodeState(fragment);
+      // a starting point's link tells its story
+      const same = (x: PlaygroundState) => JSON.stringify({ ...stateOf(JSON.parse(JSON.stringify(x))), tab: '' }) === JSON.stringify({ ...s, tab: '' });
+      const p = PRESETS.find((x) => same(x.state));
       // the worker may be rendering this link already (boot.ts)
-      load(await decodeState(fragment), '', !runner.rendering(fragment, boot));
+      load(s, p ? `${p.title}: ${p.story}` : '', !runner.rendering(fragment, boot));
       return;
     } catch (e) {
-      load(structuredClone(PRESETS[0]!.state), PRESETS[0]!.story);
+      load(structuredClone(PRESETS[0]!.state));
       $('#story').textContent = `${e instanceof Error ? e.message : String(e)}; opened a starting point instead.`;
       return;
     }
   }
-  load(structuredClone(PRESETS[0]!.state), PRESETS[0]!.story);
+  load(structuredClone(PRESETS[0]!.state), `${PRESETS[0]!.title}: ${PRESETS[0]!.story}`);
 }
 
 window.addEventListener('hashchange', () => {

@@ -155,6 +155,29 @@ describe.skipIf(!exe)('the playground in Chromium', { timeout: 90_000 }, () => {
     await page.context().close();
   });
 
+  it('takes dropped files: each to the pane its text belongs in', async () => {
+    const page = await open(base);
+    const before = await renders(page);
+    const dropped = [
+      { name: 'injector.yaml', text: read('examples/istio-sidecar-injector.yaml') },
+      { name: 'mesh.yaml', text: read('examples/istio-mesh.yaml') },
+      { name: 'job.yaml', text: read('examples/job.yaml') },
+    ];
+    await page.locator('#outputs').evaluate((target, list) => {
+      const data = new DataTransfer();
+      for (const f of list) data.items.add(new File([f.text], f.name, { type: 'text/yaml' }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, dropped);
+    await settled(page, before);
+    expect(await text(page, '#status')).toContain('finding');
+    const pane = (name: string) => page.locator(`.pane[data-pane="${name}"] .cm-content`).evaluate((e) => e.textContent ?? '');
+    expect(await pane('injector')).toContain('istio-sidecar-injector');
+    expect(await pane('mesh')).toContain('defaultConfig');
+    expect(await pane('workloads')).toContain('native-sidecar-test');
+    expect(await text(page, '#order')).toContain('Job default/native-sidecar-test');
+    await page.context().close();
+  });
+
   it('stops a template that never ends, with a message, and renders again after', async () => {
     const page = await open(base);
     await page.click('#mode-template');
@@ -227,6 +250,7 @@ describe.skipIf(!exe)('the playground in Chromium', { timeout: 90_000 }, () => {
     it(`the README's link to "${p.title}" reproduces it`, async () => {
       const page = await open(new URL(links[i] ?? 'playground/index.html', new URL('..', base)).href);
       expect(await page.locator('#problem').isHidden()).toBe(true);
+      expect(await text(page, '#story')).toBe(`${p.title}: ${p.story}`);
       await expected[p.id]!(page);
       await tab(page, views[p.id]!);
       mkdirSync(shots, { recursive: true });
