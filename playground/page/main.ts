@@ -124,10 +124,20 @@ class Runner {
     }
     this.worker = this.start(boot.worker);
     if (boot.fragment !== undefined) {
-      const timer = window.setTimeout(() => this.fail(`stopped: the render did not finish within ${MAX_TIME_LIMIT_S} s, so its worker was ended.`), MAX_TIME_LIMIT_S * 1000 + WATCHDOG_GRACE_MS);
-      this.busy = { id: 0, timer, limit: MAX_TIME_LIMIT_S };
+      this.busy = { id: 0, timer: this.watchdog(MAX_TIME_LIMIT_S), limit: MAX_TIME_LIMIT_S };
     }
     for (const e of boot.early) this.worker.onmessage!(e);
+  }
+
+  /** The boot render's state is known now: hold it to that state's time limit. */
+  limitBoot(limit: number): void {
+    if (this.busy?.id !== 0) return;
+    clearTimeout(this.busy.timer);
+    this.busy = { id: 0, timer: this.watchdog(limit), limit };
+  }
+
+  private watchdog(limit: number): number {
+    return window.setTimeout(() => this.fail(`stopped: the render did not finish within the time limit of ${limit} s, so its worker was ended (a template that never ends?). Change the inputs, or raise the time limit, to render again.`), limit * 1000 + WATCHDOG_GRACE_MS);
   }
 
   /** Whether the worker is already rendering this fragment, which boot.ts gave it. */
@@ -162,9 +172,7 @@ class Runner {
     this.pending = undefined;
     this.worker ??= this.start();
     const id = ++this.seq;
-    const limit = s.timeLimit;
-    const timer = window.setTimeout(() => this.fail(`stopped: the render did not finish within the time limit of ${limit} s, so its worker was ended (a template that never ends?). Change the inputs, or raise the time limit, to render again.`), limit * 1000 + WATCHDOG_GRACE_MS);
-    this.busy = { id, timer, limit };
+    this.busy = { id, timer: this.watchdog(s.timeLimit), limit: s.timeLimit };
     this.worker.postMessage({ id, state: s });
   }
 
@@ -492,7 +500,9 @@ async function fromLink(): Promise<void> {
       const same = (x: PlaygroundState) => JSON.stringify({ ...stateOf(JSON.parse(JSON.stringify(x))), tab: '' }) === JSON.stringify({ ...s, tab: '' });
       const p = PRESETS.find((x) => same(x.state));
       // the worker may be rendering this link already (boot.ts)
-      load(s, p ? `${p.title}: ${p.story}` : '', !runner.rendering(fragment, boot));
+      const rendering = runner.rendering(fragment, boot);
+      if (rendering) runner.limitBoot(s.timeLimit);
+      load(s, p ? `${p.title}: ${p.story}` : '', !rendering);
       return;
     } catch (e) {
       load(structuredClone(PRESETS[0]!.state));

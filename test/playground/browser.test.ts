@@ -18,7 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromium as chromiumPath } from '../helpers/browser.js';
 import { presets } from '../../src/playground/presets.js';
 import { runPlayground } from '../../src/playground/run.js';
-import { decodeState, defaultState, emptySetup, stateOf } from '../../src/playground/state.js';
+import { decodeState, defaultState, emptySetup, encodeState, stateOf } from '../../src/playground/state.js';
 // @ts-expect-error: a plain ES module of the page's tooling, without types
 import { serve } from '../../playground/serve.mjs';
 
@@ -197,6 +197,27 @@ describe.skipIf(!exe)('the playground in Chromium', { timeout: 90_000 }, () => {
     await tab(page, 'template');
     expect(await text(page, '#out-template')).toBe('STILL HERE');
     await page.context().close();
+  });
+
+  it('ends a worker that does not answer within the time limit, says so, and renders again with a fresh one', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // a worker that never answers: the page's own guard, not the engine's time limit, must stop it
+    await ctx.route('**/playground/worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'self.onmessage = () => { for (;;) {} };' }));
+    const page = await ctx.newPage();
+    const d = defaultState();
+    const link = `${base}#${await encodeState({ ...d, mode: 'template', timeLimit: 1, tab: 'template', template: { ...d.template, text: 'never answered' } })}`;
+    const t0 = Date.now();
+    await page.goto(link);
+    await page.waitForFunction(() => document.querySelector('#problem')?.textContent?.startsWith('stopped'), null, { timeout: 20_000 });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(await text(page, '#problem')).toContain('stopped: the render did not finish within the time limit of 1 s, so its worker was ended');
+    await ctx.unroute('**/playground/worker.js');
+    const before = await renders(page);
+    await paste(page, 'template', '{{ "fresh" | upper }}');
+    await settled(page, before);
+    expect(await page.locator('#problem').isHidden()).toBe(true);
+    expect(await text(page, '#out-template')).toBe('FRESH');
+    await ctx.close();
   });
 
   // the README's links to the seed stories: each is its preset's state, and opens to its story
