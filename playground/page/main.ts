@@ -21,6 +21,7 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLEl
   return e;
 };
 
+performance.mark('playground:main');
 const PRESETS = presets((path) => {
   const text = (files as Record<string, string>)[path];
   if (text === undefined) throw new Error(`${path} is not bundled`);
@@ -45,6 +46,8 @@ for (const pane of $$('.pane')) {
   const lang = name === 'set' || name === 'template' ? 'text' : 'yaml';
   editors.set(name, new PaneEditor(pane.querySelector<HTMLElement>('.editor')!, lang, (text) => edited(name, text), pane.querySelector('h2')!.firstChild!.textContent!.trim()));
 }
+
+performance.mark('playground:editors');
 
 function setupOf(s: Side): Setup {
   if (s === 'b') {
