@@ -210,9 +210,19 @@ function changed(delay = 250): void {
   }, delay);
 }
 
+/** Longer links than this are not written: browsers refuse URLs of a few MB, and such a link is no way to share. */
+const MAX_LINK_CHARS = 1_000_000;
+let linkProblem = '';
+
 async function saveLink(): Promise<void> {
   const f = await encodeState(state);
-  history.replaceState(null, '', `#${f}`);
+  linkProblem = f.length > MAX_LINK_CHARS ? `the inputs are too large for a link (${(f.length / 1e6).toFixed(1)} MB compressed): share the files instead` : '';
+  try {
+    history.replaceState(null, '', linkProblem ? location.pathname : `#${f}`);
+  } catch (e) {
+    linkProblem = `the link could not be written: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (linkProblem) setStatus(linkProblem);
 }
 
 // ---------- results ----------
@@ -428,6 +438,7 @@ presetSelect.addEventListener('change', () => {
 
 $('#share').addEventListener('click', async () => {
   await saveLink();
+  if (linkProblem) return;
   const url = location.href;
   try {
     await navigator.clipboard.writeText(url);

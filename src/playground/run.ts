@@ -93,6 +93,21 @@ export interface PlaygroundResult {
   partial?: boolean;
 }
 
+/**
+ * The most of one output the page is sent (in UTF-16 code units): an output may be as large as the
+ * limits allow (256 MiB), which a page cannot lay out without freezing. The rest is counted, not sent.
+ */
+export const MAX_SHOWN_CHARS = 1 << 20;
+
+/** An output as the page shows it: whole, or its first MAX_SHOWN_CHARS cut at a line, and what was left out. */
+export function shown(text: string, max = MAX_SHOWN_CHARS): string {
+  if (text.length <= max) return text;
+  const nl = text.lastIndexOf('\n', max);
+  const cut = nl > max / 2 ? nl + 1 : max;
+  const head = text.slice(0, cut);
+  return `${head}${head.endsWith('\n') ? '' : '\n'}… ${(text.length - cut).toLocaleString('en')} more characters not shown (the page shows the first ${(max / 1024 / 1024).toFixed(0)} MiB of an output)\n`;
+}
+
 /** The limits of one template execution: the command line's defaults, and the page's time limit. */
 export function pageLimits(state: Pick<PlaygroundState, 'timeLimit'>): ExecOptions {
   return { timeoutMs: Math.round(state.timeLimit * 1000) };
@@ -236,12 +251,12 @@ function runInject(state: PlaygroundState, partial?: (r: PlaygroundResult) => vo
   try {
     // one render: the template stage output is printed from the same results, as render prints it
     merged = renderRequest({ ...a, filename: workloads, merged: true, limits });
-    out.templateOutput = formatOutcome(merged.results, { merged: false }).text;
+    out.templateOutput = shown(formatOutcome(merged.results, { merged: false }).text);
   } catch (e) {
     out.error = problem(e, sets);
     return out;
   }
-  out.merged = merged.text;
+  out.merged = shown(merged.text);
   out.workloads = merged.results.map(workloadView);
   if (merged.assumptions !== undefined) out.assumptions = merged.assumptions;
   out.messages = merged.messages.map((m) => problem(m, sets));
@@ -310,9 +325,9 @@ function runTemplate(state: PlaygroundState): PlaygroundResult {
     return out;
   }
   try {
-    out.templateOutput = t.execute(data as never, pageLimits(state));
+    out.templateOutput = shown(t.execute(data as never, pageLimits(state)));
   } catch (e) {
-    if (e instanceof ExecError) out.templateOutput = e.output;
+    if (e instanceof ExecError) out.templateOutput = shown(e.output);
     out.error = templateProblem(e, s.funcs);
   }
   return out;

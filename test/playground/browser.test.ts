@@ -196,6 +196,13 @@ describe.skipIf(!exe)('the playground in Chromium', { timeout: 90_000 }, () => {
     expect(await page.locator('#problem').isHidden()).toBe(true);
     await tab(page, 'template');
     expect(await text(page, '#out-template')).toBe('STILL HERE');
+    // an output of 11 MB: the page is sent its first 1 MiB, and told how much more there is
+    const big = await renders(page);
+    await paste(page, 'template', '{{ range until 1000 }}{{ range until 1000 }}0123456789{{ "\\n" }}{{ end }}{{ end }}');
+    await settled(page, big);
+    const shownText = await text(page, '#out-template');
+    expect(shownText.length).toBeLessThan(1.1 * 2 ** 20);
+    expect(shownText).toMatch(/\n… 9,951,425 more characters not shown \(the page shows the first 1 MiB of an output\)\n$/);
     await page.context().close();
   });
 

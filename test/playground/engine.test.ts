@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runPlayground, placeOf, setLines, injectorKind, setupOptions } from '../../src/playground/run.js';
+import { runPlayground, placeOf, setLines, injectorKind, setupOptions, shown, MAX_SHOWN_CHARS } from '../../src/playground/run.js';
 import { renderRequest } from '../../src/output/render.js';
 import { presets } from '../../src/playground/presets.js';
 import { decodeState, defaultState, emptySetup, encodeState, stateOf, MAX_STATE_BYTES } from '../../src/playground/state.js';
@@ -124,6 +124,14 @@ describe('errors point at their pane and line', () => {
     const r = runPlayground({ ...s, template: { ...s.template, text: '{{ range until 1000000 }}{{ range until 1000000 }}{{ end }}{{ end }}' } });
     expect(r.error!.message).toMatch(/time|timeout/i);
     expect(r.ms).toBeLessThan(5000);
+  });
+  it('sends the page at most 1 MiB of an output, and says how much is left out', () => {
+    const s = { ...defaultState(), mode: 'template' as const };
+    const r = runPlayground({ ...s, template: { ...s.template, text: '{{ range until 300000 }}0123456789\n{{ end }}' } });
+    expect(r.error).toBeUndefined();
+    expect(r.templateOutput.length).toBeLessThan(MAX_SHOWN_CHARS + 200);
+    expect(r.templateOutput).toMatch(/^0123456789\n[\s\S]*0123456789\n… 2,251,425 more characters not shown \(the page shows the first 1 MiB of an output\)\n$/);
+    expect(shown('short')).toBe('short');
   });
   it('reads the panes as the flags', () => {
     expect(setLines('a=1\n# no\n--set b=2\n--set-string c=3\n\n')).toEqual({ set: ['a=1', 'b=2'], setString: ['c=3'] });
