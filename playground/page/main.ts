@@ -332,6 +332,7 @@ function rendered(r: PlaygroundResult): void {
     box.append(img, el('details', {}, el('summary', {}, 'as text'), el('pre', {}, t.text)));
     tl.append(box);
   }
+  if (r.timelinesLeftOut) tl.append(el('div', { className: 'empty' }, `… and ${r.timelinesLeftOut} more workload${r.timelinesLeftOut === 1 ? '' : 's'}: the page draws the first ${r.timelines.length}.`));
   // diff
   const diff = $('#out-diff');
   diff.replaceChildren();

@@ -86,6 +86,8 @@ export interface PlaygroundResult {
   /** Why the audit has no answer (a render that failed, a limit reached). */
   auditError?: Problem;
   timelines: TimelineView[];
+  /** Workloads past MAX_TIMELINES, whose timelines are not drawn. */
+  timelinesLeftOut?: number;
   /** The A/B diff, when setup B is given. */
   diff?: { text: string; changed: number; lifecycle: { workload: string; aspect: string; from: string; to: string }[]; error?: Problem };
   ms: number;
@@ -107,6 +109,9 @@ export function shown(text: string, max = MAX_SHOWN_CHARS): string {
   const head = text.slice(0, cut);
   return `${head}${head.endsWith('\n') ? '' : '\n'}… ${(text.length - cut).toLocaleString('en')} more characters not shown (the page shows the first ${(max / 1024 / 1024).toFixed(0)} MiB of an output)\n`;
 }
+
+/** Timelines drawn for the first workloads only: a cluster dump's thousands would be no page. */
+export const MAX_TIMELINES = 25;
 
 /** The limits of one template execution: the command line's defaults, and the page's time limit. */
 export function pageLimits(state: Pick<PlaygroundState, 'timeLimit'>): ExecOptions {
@@ -274,10 +279,11 @@ function runInject(state: PlaygroundState, partial?: (r: PlaygroundResult) => vo
       const at = placeOf(f.location, sets);
       return { ...f, ...(at ? { at } : {}) };
     });
-    out.timelines = res.subjects.map((s) => {
+    out.timelines = res.subjects.slice(0, MAX_TIMELINES).map((s) => {
       const t = timeline(s);
       return { workload: t.workload, svg: renderTimelineSvg(t), text: renderTimelineText(t), summary: t.summary.map((x) => x.text) };
     });
+    if (res.subjects.length > MAX_TIMELINES) out.timelinesLeftOut = res.subjects.length - MAX_TIMELINES;
   } catch (e) {
     out.auditError = problem(e, sets);
   }
@@ -294,7 +300,7 @@ function runInject(state: PlaygroundState, partial?: (r: PlaygroundResult) => vo
         limits,
       });
       out.diff = {
-        text: formatDiffText(report),
+        text: shown(formatDiffText(report)),
         changed: report.changed,
         lifecycle: report.workloads.flatMap((w) => w.lifecycle.map((l) => ({ workload: w.workload, aspect: l.aspect, from: l.from, to: l.to }))),
       };

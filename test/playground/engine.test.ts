@@ -159,3 +159,15 @@ describe('the link', () => {
     await expect(decodeState(await encodeState(big))).rejects.toThrow('larger than 4 MiB');
   });
 });
+
+describe('a cluster-sized input', () => {
+  it('draws the timelines of the first workloads only, and counts the others', () => {
+    const one = read('examples/job.yaml').trimEnd();
+    const many = Array.from({ length: 30 }, (_, i) => one.replace('name: native-sidecar-test', `name: job-${i}`)).join('\n---\n');
+    const p = byId.get('native-sidecar-job')!;
+    const r = runPlayground({ ...p.state, workloads: many });
+    expect(r.workloads).toHaveLength(30);
+    expect(r.timelines.map((t) => t.workload)).toEqual(Array.from({ length: 25 }, (_, i) => `Job/default/job-${i}`));
+    expect(r.timelinesLeftOut).toBe(5);
+  });
+});
