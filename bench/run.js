@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,values,audit,golden] [--dump=N] [--values=MB] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,values,audit,golden,playground] [--dump=N] [--values=MB] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -14,7 +14,8 @@
 // `template --batch` against tools/gorender (bench/lib/deep.js); (values) `render` of one
 // Deployment with a large values file of each shape of bench/lib/bigvalues.js (--values=MB, default 10; 50 is the
 // hostile-input size), given with --values-file, --values and as the ConfigMap's data.values, beside Go reading the
-// same files as istiod does (tools/valuesread). The Go columns appear when tools/gorender/gorender is
+// same files as istiod does (tools/valuesread); (playground) the playground page's size (gzip) and its time to the first
+// render in headless Chromium (bench/lib/playground.js). The Go columns appear when tools/gorender/gorender is
 // built (it is built here when `go` is on PATH). TypeScript, Go and go-template-js take turns, round
 // after round, and the best round of each counts, so a busy machine skews the ratios less.
 
@@ -563,6 +564,19 @@ for (const [id, script, args] of [
   scaleLines.push(`${id}: ${(r.stdout || r.stderr).trim().split('\n').pop()}${r.status === 0 ? '' : ' (over budget or failed)'}`);
 }
 
+// ---------- the playground page: its size and its first render in Chromium ----------
+
+let playground = null;
+if (want('playground')) {
+  console.error('bench: playground (build, serve, headless Chromium)');
+  const { measurePlayground } = await import('./lib/playground.js');
+  try {
+    playground = await measurePlayground({ runs: quick ? 1 : 5 });
+  } catch (e) {
+    playground = { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 // ---------- report ----------
 
 function table(title, pick) {
@@ -651,11 +665,16 @@ if (valuesRuns) {
     console.log(`  ${`${r.shape} ${r.how}`.padEnd(26)} exit ${String(r.code).padEnd(2)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  peak RSS ${mib(r.kib).padStart(8)}${go}${r.code === 0 ? '' : `  ${r.stderr.slice(0, 120)}`}`);
   }
 }
+if (playground) {
+  const { playgroundLine } = await import('./lib/playground.js');
+  console.log('');
+  console.log(playground.error ? `playground: ${playground.error}` : playgroundLine(playground));
+}
 if (scaleLines.length) {
   console.log('');
   for (const l of scaleLines) console.log(l);
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
-  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns, values: valuesRuns }, null, 2) + '\n');
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns, values: valuesRuns, playground }, null, 2) + '\n');
 }

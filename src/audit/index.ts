@@ -11,7 +11,7 @@ import { DocumentLocator, FileSource, streamObjects, type InputObject, type Inpu
 import type { InjectFn } from './inject.js';
 import { applies, RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
-import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
+import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, workloadLocationOf, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
@@ -33,7 +33,7 @@ export { InputError, FileSource } from './input.js';
 export { RULES } from './rules/index.js';
 export { timeline, type Timeline, type TimelineStep } from './timeline.js';
 export { renderTimelineText, renderTimelineSvg } from './timeline-render.js';
-export { formatText, formatJson, formatSarif, textReport, jsonReport } from './report.js';
+export { formatText, formatJson, formatSarif, textReport, jsonReport, groupByCause, type FindingGroup, type ReportOptions } from './report.js';
 export { modelInject } from './inject.js';
 
 /**
@@ -355,6 +355,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     if (keep) subjects.push(s);
     const mine: Finding[] = [];
     const seen = new Set<string>();
+    let place: string | undefined;
     for (const rule of rules) {
       if (!applies(rule, s)) continue;
       rule.check(s, (f) => {
@@ -373,6 +374,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
           fix: shared.of(f.fix),
         };
         evidenceOf.set(finding, settled(f.evidence));
+        workloadLocationOf.set(finding, (place ??= detached(location({ path: w.id }, w))));
         mine.push(finding);
       });
     }
@@ -388,7 +390,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
   return { assumptions: describeAssumptions(config, kubeVersion, options, resolved), findings, ignored, notes, subjects, judged: i + 1, objects: objectCount };
 }
 
-export { evidenceOf } from './types.js';
+export { evidenceOf, workloadLocationOf } from './types.js';
 
 export function audit(inputs: ReadonlyArray<AuditInput>, options: AuditOptions = {}): Finding[] {
   return auditDetailed(inputs, options).findings;

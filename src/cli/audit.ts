@@ -16,6 +16,7 @@ import {
   RULES,
   IGNORE_ANNOTATION,
   FileSource,
+  groupByCause,
   type AuditOptions,
   type InputText,
 } from '../audit/index.js';
@@ -37,6 +38,8 @@ type AuditFlags = InputFlags & {
   model?: boolean;
   listRules?: boolean;
   disable: string[];
+  perWorkload?: boolean;
+  info?: boolean;
 };
 
 /** A file's bytes, or a one-line InputError naming it. */
@@ -84,6 +87,8 @@ export function auditCommand(program: Command): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['info', 'warning', 'error']).default('error'))
     .option('--disable <rule>', 'do not apply this rule (repeatable, or comma-separated)', collect, [] as string[])
+    .option('--info', 'also report info findings (hidden by default, unless --fail-on info)')
+    .option('--per-workload', 'one entry per workload and finding, info included, as before findings were grouped by cause (text, JSON rows of rule, severity, workload, container, message, location, fix; SARIF)')
     .option('--timeline', 'explain start-up and shutdown step by step for each workload, instead of findings')
     .addOption(new Option('--timeline-format <format>', 'timeline format').choices(['text', 'svg']).default('text'))
     .option('--color', 'force colour')
@@ -96,6 +101,9 @@ export function auditCommand(program: Command): Command {
       '\nInputs: -f takes workloads, kind: List dumps, and the istio and istio-sidecar-injector ConfigMaps, which apply to\n' +
         'the workloads beside them as in the cluster; the injector flags override them and mean what they mean for render.\n' +
         `A workload annotated ${IGNORE_ANNOTATION}: "RULE: reason" is not reported for RULE (the reason is required).\n` +
+        '\nOne finding per cause: findings of one rule at one location (a line of injector values, the mesh ConfigMap,\n' +
+        'a --set) are one, listing the workloads it affects (JSON: affects and workloads; SARIF: related locations).\n' +
+        '--per-workload gives one entry per workload and finding instead; info findings are shown with --info.\n' +
         '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
         'Example: kubectl get cm,deploy,job,cronjob -A -o yaml | sidecar-render audit -f -',
     )
@@ -161,9 +169,13 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
       return failing ? 1 : 0;
     }
     const findings = result.findings;
-    if (flags.output === 'json') writeInChunks(jsonReport(findings), out);
-    else if (flags.output === 'sarif') out(formatSarif(findings));
-    else writeInChunks(textReport(findings, { color, workloads: result.judged }), out);
+    // info is shown when asked for, or when it can fail the run
+    const byCause = !flags.perWorkload;
+    const shown = !byCause || flags.info || flags.failOn === 'info' ? findings : atOrAbove(findings, 'warning');
+    const hidden = shown.length < findings.length ? groupByCause(findings.filter((f) => f.severity === 'info')).length : 0;
+    if (flags.output === 'json') writeInChunks(jsonReport(shown, { byCause }), out);
+    else if (flags.output === 'sarif') out(formatSarif(shown, { byCause }));
+    else writeInChunks(textReport(shown, { color, workloads: result.judged, byCause, hidden }), out);
     return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof InputError || e instanceof SyntaxError) {

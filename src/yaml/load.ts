@@ -542,6 +542,14 @@ class FastLocated extends DocumentBase {
   }
 
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    // a JSON List item itself (a sequence entry: no key): where its `{` is, without reading it (a report lists thousands)
+    if (this.items && this.itemPrefix.length === 0 && path.length === 2 && path[0] === 'items' && typeof path[1] === 'number') {
+      const item = this.items[path[1]];
+      if (item && this.text.charCodeAt(item.start) === 123) {
+        const line = this.lineOf(item.start);
+        return { line: line + 1, col: item.start - this.lineStarts()[line]! + 1 };
+      }
+    }
     const [view, p] = this.route(path);
     return view?.positionOf(p, opts) ?? this.start;
   }

@@ -38,14 +38,23 @@ describe('sidecar-render audit', () => {
     expect((await run('-f', f, '--fail-on', 'warning')).code).toBe(1);
   });
 
-  it('--output json lists {rule, severity, workload, container, message, location, fix}', async () => {
+  it('--output json lists one row per cause: {rule, severity, workload, container, message, location, fix} of its first finding, then affects and workloads; info with --info', async () => {
     const r = await run('-f', hazard, '-o', 'json');
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix', 'affects', 'workloads']);
     expect(rows.map((x) => x.rule)).toContain('prestop-never-exits');
-    const note = rows.find((x) => x.severity === 'info');
-    expect(String(note?.message)).toContain('netstat -u');
+    expect(rows.find((x) => x.severity === 'info')).toBeUndefined();
+    const withInfo = JSON.parse((await run('-f', hazard, '-o', 'json', '--info')).stdout) as Record<string, unknown>[];
+    expect(String(withInfo.find((x) => x.severity === 'info')?.message)).toContain('netstat -u');
+  });
+
+  it('--per-workload: the rows as before grouping, {rule, severity, workload, container, message, location, fix}, info included', async () => {
+    const rows = JSON.parse((await run('-f', hazard, '-o', 'json', '--per-workload')).stdout) as Record<string, unknown>[];
+    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+    expect(String(rows.find((x) => x.severity === 'info')?.message)).toContain('netstat -u');
+    const text = await run('-f', hazard, '--per-workload', '--no-color');
+    expect(text.stdout).toMatch(/^\d+ findings in 1 workload: \d+ error, \d+ warning, 1 info\.$/m);
   });
 
   it('--output sarif is SARIF 2.1.0 with the rule table and physical locations', async () => {

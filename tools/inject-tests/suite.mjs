@@ -227,10 +227,13 @@ export function caseSettings(c) {
     for (const st of c.setupBody.split('\n').map((x) => x.trim()).filter(Boolean)) {
       const native = /features\.EnableNativeSidecars(?:\.Name)?,\s*(?:"(true|false)"|features\.NativeSidecarMode(Enabled|Disabled)|(true|false))\)/.exec(st);
       const flag = /&(?:\w+\.)?(\w+),\s*("(?:[^"\\]|\\.)*"|true|false)\)/.exec(st);
-      const envSet = /SetEnvForTest\(t,\s*"(\w+)",\s*("(?:[^"\\]|\\.)*")\)/.exec(st);
+      const envSet = /(?:SetEnvForTest\(t,|os\.Setenv\()\s*"(\w+)",\s*("(?:[^"\\]|\\.)*")\)/.exec(st);
+      // a feature variable assigned directly (to 1.13): features.RewriteTCPProbes = false
+      const assigned = /^features\.(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|true|false)$/.exec(st);
       if (native) s.nativeSidecars = native[1] === 'true' || native[2] === 'Enabled' || native[3] === 'true' ? 'true' : 'false';
       else if (envSet) s.env[envSet[1]] = JSON.parse(envSet[2]);
       else if (flag && FEATURE_ENV[flag[1]]) s.env[FEATURE_ENV[flag[1]]] = flag[2].startsWith('"') ? JSON.parse(flag[2]) : flag[2];
+      else if (assigned && FEATURE_ENV[assigned[1]]) s.env[FEATURE_ENV[assigned[1]]] = assigned[2].startsWith('"') ? JSON.parse(assigned[2]) : assigned[2];
       else return { unexpressible: `setup not expressible with render's flags: ${st}` };
     }
   }
