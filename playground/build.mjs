@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const out = process.argv[2] ?? join(root, 'build', 'playground');
-const SHIMS = new Set(['fs', 'path', 'crypto', 'net', 'zlib', 'worker_threads', 'module']);
+const SHIMS = new Set(['fs', 'path', 'crypto', 'net', 'zlib', 'worker_threads', 'module', 'buffer']);
 
 /** node:X imports go to shims/X.ts; one without a stand-in fails the build, naming it. */
 const nodeShims = {

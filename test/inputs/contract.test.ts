@@ -148,15 +148,16 @@ describe('ConfigMaps are known by kind, name and revision', () => {
     const canary = withName(cmText, 'istio-sidecar-injector', 'istio-sidecar-injector-canary').replace('policy: enabled', 'policy: disabled');
     const two = file('two-revisions.yaml', `${cmText}---\n${canary}`);
     const status = (stdout: string) => JSON.parse((JSON.parse(stdout) as { spec: { template: { metadata: { annotations: Record<string, string> } } } }).spec.template.metadata.annotations['sidecar.istio.io/status']!) as { revision: string };
-    const def = await cli('render', '--injector-configmap', two, '-f', DEPLOY, '--merged', '-o', 'json');
+    // the release that writes the revision into sidecar.istio.io/status
+    const def = await cli('render', '--istio-version', '1.24', '--injector-configmap', two, '-f', DEPLOY, '--merged', '-o', 'json');
     expect(status(def.stdout).revision).toBe('default');
     expect(assumptionsOf(def.stderr)).toContain('injector config: ConfigMap istio-system/istio-sidecar-injector in');
-    const told = await cli('render', '--injector-configmap', two, '--revision', 'canary', '-f', DEPLOY, '--merged', '-o', 'json');
+    const told = await cli('render', '--istio-version', '1.24', '--injector-configmap', two, '--revision', 'canary', '-f', DEPLOY, '--merged', '-o', 'json');
     // the canary's policy is disabled: the workload comes back as it was
     expect(told.stdout).not.toContain('istio-proxy');
     expect(assumptionsOf(told.stderr)).toContain('injector config: ConfigMap istio-system/istio-sidecar-injector-canary in');
     const lone = file('canary-only.yaml', withName(cmText, 'istio-sidecar-injector', 'istio-sidecar-injector-canary'));
-    const r = await cli('render', '-q', '--injector-configmap', lone, '-f', DEPLOY, '--merged', '-o', 'json');
+    const r = await cli('render', '-q', '--istio-version', '1.24', '--injector-configmap', lone, '-f', DEPLOY, '--merged', '-o', 'json');
     expect(status(r.stdout).revision).toBe('canary');
   });
 
@@ -213,7 +214,7 @@ describe('the library takes the flags, in camelCase', () => {
     const lib = auditDetailed([job], { chart: mini, chartSet: set });
     expect(lib.findings.map((f) => f.rule)).toContain('hold-with-restart-never');
     expect(lib.assumptions).toContain(`injector config: chart ${mini}`);
-    const flags = await cli('audit', '-q', '--chart', mini, '--chart-set', set[0]!, '-f', job, '-o', 'json');
+    const flags = await cli('audit', '-q', '--per-workload', '--chart', mini, '--chart-set', set[0]!, '-f', job, '-o', 'json');
     expect(JSON.parse(flags.stdout)).toEqual(JSON.parse(JSON.stringify(lib.findings)));
     // without the chart's hold, no finding of it
     expect(auditDetailed([job], { chart: mini }).findings.map((f) => f.rule)).not.toContain('hold-with-restart-never');
@@ -222,7 +223,7 @@ describe('the library takes the flags, in camelCase', () => {
   it('render, audit and diff take the same options as the command line', async () => {
     const flags = await cli('render', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '--set', 'global.tag=1.24.1', '--merged');
     expect(renderRequest({ injectorConfigmap: CM, mesh: MESH, filename: [DEPLOY], set: ['global.tag=1.24.1'], merged: true }).text).toBe(flags.stdout);
-    const audited = await cli('audit', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '-o', 'json', '--fail-on', 'info');
+    const audited = await cli('audit', '-q', '--per-workload', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '-o', 'json', '--fail-on', 'info');
     expect(JSON.parse(audited.stdout)).toEqual(JSON.parse(JSON.stringify(auditDetailed([], { injectorConfigmap: CM, mesh: MESH, filename: DEPLOY }).findings)));
   });
 });
