@@ -1,7 +1,7 @@
 // Istio release numbers, comparison, and detection of the release an injector template was written for.
 //
 // Public API
-//   IstioVersion {major, minor, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
+//   IstioVersion {major, minor, patch?, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
 //   atLeast(v, major, minor)               version comparison
 //   formatIstioVersion(v)
 //   LATEST                                 the newest release modelled ('master')
@@ -15,6 +15,8 @@
 export interface IstioVersion {
   major: number;
   minor: number;
+  /** The patch release (1.26.4 → 4) when one was named; a minor release alone stands for its .0. */
+  patch?: number;
   /** Development head: newer than any numbered release. */
   master?: boolean;
 }
@@ -36,9 +38,10 @@ export function parseIstioVersion(s: string): IstioVersion {
   if (!new RegExp(ISTIO_VERSION_PATTERN).test(t)) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
   const u = t.replace(/^v/, '');
   if (u === 'master' || u === 'latest' || u === 'head') return LATEST;
-  const m = /^(\d+)\.(\d+)/.exec(u);
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(u);
   if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
-  const v = { major: Number(m[1]), minor: Number(m[2]) };
+  const v: IstioVersion = { major: Number(m[1]), minor: Number(m[2]) };
+  if (m[3] !== undefined) v.patch = Number(m[3]);
   // a release the model does not know would silently get master's data (1.99 is master's own number)
   if (!KNOWN_RELEASES.includes(`${v.major}.${v.minor}`)) {
     throw new Error(`unsupported Istio version "${s}": the releases modelled are 1.5 or later: ${KNOWN_RELEASES.join(', ')}`);
@@ -47,7 +50,7 @@ export function parseIstioVersion(s: string): IstioVersion {
 }
 
 export function formatIstioVersion(v: IstioVersion): string {
-  return v.master ? 'master' : `${v.major}.${v.minor}`;
+  return v.master ? 'master' : v.patch !== undefined ? `${v.major}.${v.minor}.${v.patch}` : `${v.major}.${v.minor}`;
 }
 
 export function atLeast(v: IstioVersion, major: number, minor: number): boolean {

@@ -58,7 +58,10 @@ describe('goRoundTrip', () => {
     expect(kubeApiMinor(v('1.5'))).toBe(17);
     expect(kubeApiMinor(v('1.19'))).toBe(28);
     expect(kubeApiMinor(v('1.20'))).toBe(28);
-    expect(kubeApiMinor(v('master'))).toBe(34);
+    // go.mod: k8s.io/api v0.32.3 at 1.26.0, v0.33.3 from 1.26.4; v0.36.1 at master
+    expect(kubeApiMinor(v('1.26.3'))).toBe(32);
+    expect(kubeApiMinor(v('1.26.4'))).toBe(33);
+    expect(kubeApiMinor(v('master'))).toBe(36);
   });
 });
 
