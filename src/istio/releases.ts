@@ -73,8 +73,8 @@ export const BEHAVIOURS = {
   'func.toJsonMap': { first: '1.18', what: 'toJsonMap is a template function', source: TEMPLATE },
   'func.mergeMaps': { first: '1.21', what: 'mergeMaps is a template function', source: TEMPLATE },
   'func.appendMultusNetwork.namespaced': { first: '1.26', backports: ['1.23.6', '1.24.4', '1.25.1'], what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
-  'func.omitNil': { first: 'master', backports: ['1.28.6'], what: 'omitNil is a template function', source: TEMPLATE },
-  'func.otelResourceAttributes': { first: 'master', what: 'otelResourceAttributes is a template function', source: TEMPLATE },
+  'func.omitNil': { first: '1.30', backports: ['1.28.6', '1.29.1'], what: 'omitNil is a template function', source: TEMPLATE },
+  'func.otelResourceAttributes': { first: '1.30', what: 'otelResourceAttributes is a template function', source: TEMPLATE },
 
   // ---- ProxyConfig: its Go types and DefaultProxyConfig
   'proxyConfig.gogo': { first: '1.5', last: '1.13', what: 'the Go types are gogo protobuf\'s (types.Duration, ...; mesh.go imports gogo/protobuf/types), golang/protobuf\'s later', source: MESH },
@@ -179,7 +179,7 @@ function inSeries(v: IstioVersion, r: PatchRelease): boolean {
 export const KUBE_API: readonly (readonly [Release | PatchRelease, number])[] = [
   ['1.5', 17], ['1.6', 18], ['1.8', 19], ['1.9', 20], ['1.11', 21], ['1.12', 22], ['1.13', 23], ['1.13.9', 24],
   ['1.14.5', 24], ['1.15', 24], ['1.16', 25], ['1.17', 26], ['1.18', 27], ['1.19', 28], ['1.21', 29],
-  ['1.22', 30], ['1.24', 31], ['1.25', 32], ['1.26.4', 33], ['1.27', 33], ['1.28', 34], ['master', 36],
+  ['1.22', 30], ['1.24', 31], ['1.25', 32], ['1.26.4', 33], ['1.27', 33], ['1.28', 34], ['1.29', 35], ['master', 36],
 ];
 
 /** The k8s.io/api minor version the release was built with. */

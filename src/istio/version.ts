@@ -23,7 +23,7 @@ export interface IstioVersion {
 
 export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
 
-const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'] as const;
+const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', '1.29', '1.30', 'master'] as const;
 
 /** A release the model knows, by name: what releases.ts's table is written in. */
 export type Release = (typeof RELEASES)[number];
