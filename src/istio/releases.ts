@@ -131,8 +131,6 @@ export const BEHAVIOURS = {
   'probes.mergePrevious': { first: '1.17', what: 'a re-injected pod\'s ISTIO_KUBE_APP_PROBERS is merged, not appended again', source: WEBHOOK },
   'probes.initContainers': { first: '1.19', what: 'init containers\' probes are rewritten too', source: PROBES },
   'probes.lifecycle': { first: '1.25', what: 'lifecycle preStop/postStart handlers are rewritten', source: PROBES },
-  'probes.numericPortNames': { first: '1.25', what: 'a named port not found in the probe\'s container is parsed as a number', source: PROBES },
-  'probes.inboundPortFilter': { first: 'master', what: 'probes of ports left out of inbound capture are not rewritten', source: PROBES },
 } as const satisfies Record<string, BehaviourEntry>;
 
 export type Behaviour = keyof typeof BEHAVIOURS;

@@ -361,12 +361,6 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
     const app = containerOf(post(v, mergedPod({ lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } } })), 'app');
     return rewritten((app.lifecycle as JsonObject).preStop as JsonObject, '/app-lifecycle/app/prestopz');
   },
-  // a port given as a string of digits, named by no port of the container
-  'probes.numericPortNames': (v) => probers(post(v, mergedPod({ readinessProbe: { httpGet: { port: '8080', path: '/r' } } }))).includes('/app-health/app/readyz'),
-  'probes.inboundPortFilter': (v) => {
-    const pod = post(v, mergedPod({ readinessProbe: { httpGet: { port: 8080, path: '/r' } } }, { 'traffic.sidecar.istio.io/excludeInboundPorts': '8080' }));
-    return !rewritten(containerOf(pod, 'app').readinessProbe as JsonObject, '/app-health/app/readyz');
-  },
 };
 
 describe('each behaviour, as the library shows it, follows the table', () => {
