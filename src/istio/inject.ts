@@ -27,7 +27,7 @@ import { applyKubeDefaults } from '../k8s/defaults.js';
 import { podAnnotationError } from './annotations.js';
 import { workloadLabel, type Workload } from './workload.js';
 import { buildTemplateData, proxyConfigJSON, PROXY_CONFIG_ANNOTATION, type TemplateDataInput } from './data.js';
-import { detectIstioVersion as detectFromText, LATEST, type IstioVersion } from './version.js';
+import { detectIstioVersion as detectFromText, formatIstioVersion, LATEST, type IstioVersion } from './version.js';
 import { has } from './releases.js';
 import { kubeAtLeast } from '../k8s/version.js';
 import { SIDECAR_TEMPLATE, type InjectorConfig } from './configmap.js';
@@ -331,7 +331,7 @@ function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRend
     .sort()
     .map((k) => `${k}=${env[k]}`)
     .join('\0');
-  const key = `${version.major}.${version.minor}${version.master ? 'm' : ''}|${legacyRender ? 'r' : ''}|${envKey}`;
+  const key = `${formatIstioVersion(version)}|${legacyRender ? 'r' : ''}|${envKey}`;
   const hit = funcsCache.get(key);
   if (hit) return hit;
   const ctx: { data: GoValue } = { data: null };

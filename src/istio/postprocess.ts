@@ -49,8 +49,6 @@ const STATUS_ANNOTATION = 'sidecar.istio.io/status';
 const REWRITE_ANNOTATION = 'sidecar.istio.io/rewriteAppHTTPProbers';
 const STATUS_PORT_ANNOTATION = 'status.sidecar.istio.io/port';
 const MERGE_METRICS_ANNOTATION = 'prometheus.istio.io/merge-metrics';
-const INCLUDE_INBOUND_ANNOTATION = 'traffic.sidecar.istio.io/includeInboundPorts';
-const EXCLUDE_INBOUND_ANNOTATION = 'traffic.sidecar.istio.io/excludeInboundPorts';
 const KUBE_APP_PROBERS_ENV = 'ISTIO_KUBE_APP_PROBERS';
 const PROMETHEUS_ENV = 'ISTIO_PROMETHEUS_ANNOTATIONS';
 const DEFAULT_STATUS_PORT = 15020;
@@ -231,10 +229,6 @@ interface RewriteFeatures {
   lifecycle: boolean;
   /** Init containers' probes too (native sidecars brought application init containers under the agent). */
   initContainers: boolean;
-  /** Named ports resolved in the probe's own container, else a numeric string parsed (older: own container only). */
-  parseNumericNames: boolean;
-  /** Ports left out of inbound capture keep their probes (traffic.sidecar.istio.io/include|excludeInboundPorts). */
-  portFilter: boolean;
   /** No ISTIO_KUBE_APP_PROBERS when nothing is rewritten (older releases set it to `{}`). */
   skipEmpty: boolean;
 }
@@ -246,8 +240,6 @@ function rewriteFeatures(v: IstioVersion): RewriteFeatures {
     grpc: has(v, 'probes.grpc'),
     lifecycle: has(v, 'probes.lifecycle'),
     initContainers: has(v, 'probes.initContainers'),
-    parseNumericNames: has(v, 'probes.numericPortNames'),
-    portFilter: has(v, 'probes.inboundPortFilter'),
     skipEmpty: has(v, 'probes.noEmptyProbers'),
   };
 }
@@ -260,43 +252,6 @@ const Prober = structType('inject.Prober', [
   field('TimeoutSeconds', 'timeoutSeconds,omitempty', T.int32),
 ]);
 
-function splitPorts(s: string): string[] {
-  return s.split(',').map((p) => p.trim()).filter((p) => p !== '');
-}
-
-/** Inbound ports that decide which probes are rewritten: true = included, false = excluded; empty = all. */
-function portInclusion(annos: JsonObject): Map<number, boolean> {
-  const m = new Map<number, boolean>();
-  const inc = typeof annos[INCLUDE_INBOUND_ANNOTATION] === 'string' ? (annos[INCLUDE_INBOUND_ANNOTATION] as string) : '';
-  const exc = typeof annos[EXCLUDE_INBOUND_ANNOTATION] === 'string' ? (annos[EXCLUDE_INBOUND_ANNOTATION] as string) : '';
-  const exclude = () => {
-    for (const p of splitPorts(exc)) {
-      const n = atoi(p);
-      if (n !== 0) m.set(n, false);
-    }
-    return m;
-  };
-  if (inc !== '' && inc !== '*') {
-    for (const p of splitPorts(inc)) {
-      const n = atoi(p);
-      if (n !== 0) m.set(n, true);
-    }
-    return m;
-  }
-  return exclude();
-}
-
-function portIncluded(port: number, ports: Map<number, boolean>): boolean {
-  const v = ports.get(port);
-  if (v !== undefined) return v;
-  for (const x of ports.values()) if (x) return false;
-  return true;
-}
-
-function intVal(port: Json | undefined): number {
-  return typeof port === 'number' ? port : 0; // IntOrString.IntVal of a string port is 0
-}
-
 function probeAction(p: JsonObject, f: RewriteFeatures): { kind: 'httpGet' | 'tcpSocket' | 'grpc'; action: JsonObject } | undefined {
   if (isObject(p.httpGet ?? null)) return { kind: 'httpGet', action: p.httpGet as JsonObject };
   if (f.tcp && isObject(p.tcpSocket ?? null)) return { kind: 'tcpSocket', action: p.tcpSocket as JsonObject };
@@ -304,31 +259,28 @@ function probeAction(p: JsonObject, f: RewriteFeatures): { kind: 'httpGet' | 'tc
   return undefined;
 }
 
-function namedPort(container: JsonObject, name: string, f: RewriteFeatures): number | undefined {
+/** A named port of the probe's own container (DumpAppProbers' portMap); undefined when it has none. */
+function namedPort(container: JsonObject, name: string): number | undefined {
   const ports = Array.isArray(container.ports) ? container.ports : [];
   for (const p of ports) if (isObject(p) && p.name === name && name !== '' && typeof p.containerPort === 'number') return p.containerPort;
-  if (!f.parseNumericNames) return undefined;
-  return /^[+-]?\d+$/.test(name) && Math.abs(Number(name)) < 2 ** 31 ? Number(name) : undefined;
+  return undefined;
 }
 
 /** DumpAppProbers: the probes the agent takes over, with named ports resolved (in the pod, as istiod does). */
 function dumpAppProbers(pod: JsonObject, f: RewriteFeatures): string {
   const out: GoMap = newMap();
-  const ports = f.portFilter ? portInclusion(annotationsOf(pod)) : new Map<number, boolean>();
   const update = (handler: Json | undefined, container: JsonObject, timeout: boolean): JsonObject | undefined => {
     if (!isObject(handler ?? null)) return undefined;
     const h = handler as JsonObject;
     const a = probeAction(h, f);
     if (!a) return undefined;
-    if (a.kind === 'grpc') {
-      if (!portIncluded(intVal(a.action.port), ports)) return undefined;
-    } else {
+    if (a.kind !== 'grpc') {
       const port = a.action.port;
       if (typeof port === 'string') {
-        const n = namedPort(container, port, f);
-        if (n === undefined || !portIncluded(n, ports)) return undefined;
+        const n = namedPort(container, port);
+        if (n === undefined) return undefined;
         a.action.port = n;
-      } else if (!portIncluded(intVal(port), ports)) return undefined;
+      }
     }
     const prober: JsonObject = { [a.kind]: a.action };
     if (timeout && typeof h.timeoutSeconds === 'number') prober.timeoutSeconds = h.timeoutSeconds;
@@ -355,11 +307,10 @@ function dumpAppProbers(pod: JsonObject, f: RewriteFeatures): string {
 }
 
 /** convertAppProber: the probe (or lifecycle handler) as an HTTP GET of the agent. */
-function convertProbe(p: Json | undefined, url: string, statusPort: number, f: RewriteFeatures, ports: Map<number, boolean>): JsonObject | undefined {
+function convertProbe(p: Json | undefined, url: string, statusPort: number, f: RewriteFeatures): JsonObject | undefined {
   if (!isObject(p ?? null)) return undefined;
   const a = probeAction(p as JsonObject, f);
   if (!a) return undefined;
-  if (f.portFilter && !portIncluded(intVal(a.action.port), ports)) return undefined;
   const out = clone(p as JsonObject);
   const get: JsonObject = a.kind === 'httpGet' ? (out.httpGet as JsonObject) : Object.create(null);
   get.port = statusPort;
@@ -419,7 +370,6 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
   }
   // The status port the agent listens on: the pod's annotation over the mesh's (Atoi errors give 0).
   const statusPort = statusPortFor(annos, ctx.mesh);
-  const ports = f.portFilter ? portInclusion(annos) : new Map<number, boolean>();
   const lists: ('containers' | 'initContainers')[] = f.initContainers ? ['containers', 'initContainers'] : ['containers'];
   for (const list of lists) {
     for (const c of containersOf(pod, list)) {
@@ -430,7 +380,7 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
         ['livenessProbe', `/app-health/${name}/livez`],
         ...(f.startup ? [['startupProbe', `/app-health/${name}/startupz`]] : []),
       ] as [string, string][]) {
-        const p = convertProbe(c[field], url, statusPort, f, ports);
+        const p = convertProbe(c[field], url, statusPort, f);
         if (p) c[field] = p;
       }
       if (f.lifecycle && isObject(c.lifecycle ?? null)) {
@@ -439,7 +389,7 @@ export function applyRewrite(pod: JsonObject, ctx: PostProcessContext): void {
           ['preStop', `/app-lifecycle/${name}/prestopz`],
           ['postStart', `/app-lifecycle/${name}/poststartz`],
         ] as [string, string][]) {
-          const h = convertProbe(l[field], url, statusPort, f, ports);
+          const h = convertProbe(l[field], url, statusPort, f);
           if (h) l[field] = h;
         }
       }

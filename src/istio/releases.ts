@@ -1,13 +1,19 @@
 // What differs between Istio releases, in one table: every injection behaviour the model turns on or off
-// by release, with the first release that has it (and the last, where Istio dropped it), what it is, and
-// the Istio source file it comes from. Code asks the table by name, has(version, 'data.ProxyImage'), so a
-// release difference is written once, here, and a misspelt name does not compile.
+// by release, with the first release that has it (and the last, where Istio dropped it), the patch
+// releases of older minors it was backported to, what it is, and the Istio source file it comes from. Code
+// asks the table by name, has(version, 'data.ProxyImage'), so a release difference is written once, here,
+// and a misspelt name does not compile. tools/istio-source/check.mjs reads each entry's file at every
+// release tag (and every patch tag with --patches) and fails where the table disagrees.
+//
+// A release is a minor release (1.22: its .0) or a patch release (1.22.4); `first: '1.10.1'` means the
+// 1.10 series from 1.10.1 and every later minor release; `backports: ['1.23.6']` the 1.23 series from
+// 1.23.6 only.
 //
 // Public API
 //   has(version, name)          whether the release has the behaviour
-//   BEHAVIOURS                  the table: name → { first, last?, what, source }
+//   BEHAVIOURS                  the table: name → { first, last?, backports?, what, source }
 //   Behaviour                   the names (a union of string literals)
-//   KUBE_API                    the k8s.io/api minor version each release was built with, by first release
+//   KUBE_API                    the k8s.io/api minor version of each release's go.mod
 //   kubeApiMinorOf(version)
 //
 // Proto fields that only appear in a release (the MeshConfig and ProxyConfig field lists of mesh.ts and
@@ -18,11 +24,16 @@
 
 import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './version.js';
 
+/** A patch release of a numbered minor release: '1.26.4'. */
+export type PatchRelease = `${Exclude<Release, 'master'>}.${number}`;
+
 export interface BehaviourEntry {
-  /** The first release that has it. */
-  first: Release;
+  /** The first release that has it (a patch release: that minor from that patch on). */
+  first: Release | PatchRelease;
   /** The last release that has it, where a later one dropped it. */
-  last?: Release;
+  last?: Release | PatchRelease;
+  /** Patch releases of minors before `first` that took it over (each: its minor from that patch on). */
+  backports?: readonly PatchRelease[];
   /** One line: what the behaviour is. */
   what: string;
   /** Where it lives in Istio's source (istio/istio unless said). */
@@ -41,11 +52,11 @@ export const BEHAVIOURS = {
   'data.pointerObjectMeta': { first: '1.5', last: '1.8', what: 'ObjectMeta and Spec are pointers (values later)', source: INJECT },
   'data.pointerTypeMeta': { first: '1.5', last: '1.10', what: 'TypeMeta and DeploymentMeta are pointers (values later)', source: INJECT },
   'data.Revision': { first: '1.9', what: '.Revision: the injector\'s revision', source: INJECT },
-  'data.EstimatedConcurrency': { first: '1.11', last: '1.17', what: '.EstimatedConcurrency: the proxy\'s concurrency estimated from its CPU', source: INJECT },
+  'data.EstimatedConcurrency': { first: '1.10.1', last: '1.17', what: '.EstimatedConcurrency: the proxy\'s concurrency estimated from its CPU', source: INJECT },
   'data.ProxyImage': { first: '1.13', what: '.ProxyImage: the proxy image, from values, ProxyConfig.image and the pod\'s annotation', source: INJECT },
   'data.ProxyUID': { first: '1.20', what: '.ProxyUID: 1337, or the namespace\'s OpenShift UID range', source: INJECT },
   'data.ProxyGID': { first: '1.20', what: '.ProxyGID: 1337, or the namespace\'s OpenShift group range', source: INJECT },
-  'data.CompliancePolicy': { first: '1.21', what: '.CompliancePolicy: istiod\'s COMPLIANCE_POLICY', source: INJECT },
+  'data.CompliancePolicy': { first: '1.21', backports: ['1.19.8', '1.20.4'], what: '.CompliancePolicy: istiod\'s COMPLIANCE_POLICY', source: INJECT },
   'data.DeploymentMeta.namespacedName': { first: '1.22', what: '.DeploymentMeta is a types.NamespacedName (an ObjectMeta before)', source: INJECT },
   'data.InboundTrafficPolicyMode': { first: '1.22', what: '.InboundTrafficPolicyMode: the mesh\'s inbound traffic policy mode', source: INJECT },
   'data.NativeSidecars': { first: '1.27', what: '.NativeSidecars: whether this pod gets a native (init container) sidecar; right after .Revision', source: INJECT },
@@ -61,9 +72,9 @@ export const BEHAVIOURS = {
   'func.strdict': { first: '1.18', what: 'strdict is a template function', source: TEMPLATE },
   'func.toJsonMap': { first: '1.18', what: 'toJsonMap is a template function', source: TEMPLATE },
   'func.mergeMaps': { first: '1.21', what: 'mergeMaps is a template function', source: TEMPLATE },
-  'func.appendMultusNetwork.namespaced': { first: '1.26', what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
-  'func.omitNil': { first: 'master', what: 'omitNil is a template function', source: TEMPLATE },
-  'func.otelResourceAttributes': { first: 'master', what: 'otelResourceAttributes is a template function', source: TEMPLATE },
+  'func.appendMultusNetwork.namespaced': { first: '1.26', backports: ['1.23.6', '1.24.4', '1.25.1'], what: 'appendMultusNetwork reads namespace/name and writes {"name", "namespace"}', source: TEMPLATE },
+  'func.omitNil': { first: '1.30', backports: ['1.28.6', '1.29.1'], what: 'omitNil is a template function', source: TEMPLATE },
+  'func.otelResourceAttributes': { first: '1.30', what: 'otelResourceAttributes is a template function', source: TEMPLATE },
 
   // ---- ProxyConfig: its Go types and DefaultProxyConfig
   'proxyConfig.gogo': { first: '1.5', last: '1.13', what: 'the Go types are gogo protobuf\'s (types.Duration, ...; mesh.go imports gogo/protobuf/types), golang/protobuf\'s later', source: MESH },
@@ -79,11 +90,11 @@ export const BEHAVIOURS = {
 
   // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
   'mesh.default.v15': { first: '1.5', last: '1.5', what: 'DefaultMeshConfig of 1.5: connectTimeout 1s, accessLogFile /dev/stdout, autoMtls off, no ingress class, no trust domain', source: MESH },
-  'mesh.default.protocolDetection100ms': { first: '1.5', last: '1.6', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 100ms (5s in 1.7, 0s from 1.8)', source: MESH },
+  'mesh.default.protocolDetection100ms': { first: '1.5', last: '1.6.4', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 100ms (5s in 1.7, 0s from 1.8)', source: MESH },
   'mesh.default.mixer': { first: '1.6', last: '1.7', what: 'DefaultMeshConfig sets the Mixer fields: reportBatchMaxEntries 100, reportBatchMaxTime 1s, disableMixerHttpReports, disablePolicyChecks', source: MESH },
   'mesh.default.sdsUdsPath': { first: '1.6', last: '1.7', what: 'DefaultMeshConfig sets sdsUdsPath unix:./etc/istio/proxy/SDS (which asks the injector for fsGroup 1337)', source: MESH },
   'mesh.default.thriftConfig': { first: '1.6', last: '1.16', what: 'DefaultMeshConfig sets an empty thriftConfig', source: MESH },
-  'mesh.default.protocolDetection5s': { first: '1.7', last: '1.7', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 5s', source: MESH },
+  'mesh.default.protocolDetection5s': { first: '1.6.5', last: '1.7', what: 'DefaultMeshConfig\'s protocolDetectionTimeout is 5s', source: MESH },
   'mesh.default.extensionProviders': { first: '1.11', what: 'DefaultMeshConfig has default extension providers and defaultProviders (the prometheus, stackdriver and envoy providers from 1.12)', source: MESH },
   'mesh.default.envoyAccessLogOnly': { first: '1.11', last: '1.11', what: 'DefaultMeshConfig\'s only extension provider is the envoy file access log, the default access log', source: MESH },
   'mesh.extensionProvidersByName': { first: '1.11', what: 'a mesh config\'s extensionProviders replace the defaults by name, not the whole list', source: MESH },
@@ -95,14 +106,14 @@ export const BEHAVIOURS = {
   // ---- the injection around the templates
   'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
   'inject.prometheusMerge': { first: '1.6', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
-  'inject.proxyConfigAnnotation': { first: '1.7', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
+  'inject.proxyConfigAnnotation': { first: '1.6.1', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
   'inject.legacyFSGroupFlag': { first: '1.8', last: '1.8', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
   'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
   'inject.clusterInfo': { first: '1.8', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
   'inject.overridesAnnotation': { first: '1.9', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
   'inject.statusRevision': { first: '1.11', what: 'the sidecar.istio.io/status annotation ends with the injector\'s revision', source: INJECT },
   'inject.containerRestartPolicy': { first: '1.19', what: 'a template\'s container restartPolicy survives istiod\'s decoding (k8s.io/api 0.28)', source: 'go.mod (k8s.io/api)' },
-  'inject.adjustInitContainerUser': { first: '1.23', what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
+  'inject.adjustInitContainerUser': { first: '1.23', backports: ['1.20.7', '1.21.3', '1.22.1'], what: 'a user\'s istio-proxy runAsUser/runAsGroup carry over to the init containers', source: WEBHOOK },
   'inject.prometheusScrapeTargets': { first: 'master', what: 'prometheus.istio.io/scrape-targets, and a merge-scraped port is checked (not the agent\'s, not one Istio owns)', source: WEBHOOK },
 
   // ---- what istiod's and istioctl's libraries write
@@ -120,50 +131,60 @@ export const BEHAVIOURS = {
   'probes.mergePrevious': { first: '1.17', what: 'a re-injected pod\'s ISTIO_KUBE_APP_PROBERS is merged, not appended again', source: WEBHOOK },
   'probes.initContainers': { first: '1.19', what: 'init containers\' probes are rewritten too', source: PROBES },
   'probes.lifecycle': { first: '1.25', what: 'lifecycle preStop/postStart handlers are rewritten', source: PROBES },
-  'probes.numericPortNames': { first: '1.25', what: 'a named port not found in the probe\'s container is parsed as a number', source: PROBES },
-  'probes.inboundPortFilter': { first: 'master', what: 'probes of ports left out of inbound capture are not rewritten', source: PROBES },
 } as const satisfies Record<string, BehaviourEntry>;
 
 export type Behaviour = keyof typeof BEHAVIOURS;
 
-function parts(r: Release): [number, number] {
-  const [a, b] = r.split('.');
-  return [Number(a), Number(b)];
+function parts(r: Release | PatchRelease): [number, number, number] {
+  const [a, b, c] = r.split('.');
+  return [Number(a), Number(b), c === undefined ? 0 : Number(c)];
 }
 
-/** Whether the release has the behaviour: from its first release, up to its last. */
+/** Whether the release has the behaviour: from its first release, up to its last, or a backport. */
 export function has(v: IstioVersion, name: Behaviour): boolean {
   const b: BehaviourEntry = BEHAVIOURS[name];
-  return reached(v, b.first) && (b.last === undefined || !beyond(v, b.last));
+  if (reached(v, b.first) && (b.last === undefined || !beyond(v, b.last))) return true;
+  return (b.backports ?? []).some((r) => inSeries(v, r));
 }
 
-function reached(v: IstioVersion, r: Release): boolean {
+function reached(v: IstioVersion, r: Release | PatchRelease): boolean {
   if (r === 'master') return v.master === true;
   // the oldest release modelled stands for any before it (a hand-made {major: 1, minor: 4})
   if (r === KNOWN_RELEASES[0]) return true;
-  const [major, minor] = parts(r);
-  return atLeast(v, major, minor);
+  const [major, minor, patch] = parts(r);
+  if (!atLeast(v, major, minor)) return false;
+  return v.master === true || v.major !== major || v.minor !== minor || (v.patch ?? 0) >= patch;
 }
 
-function beyond(v: IstioVersion, r: Release): boolean {
+function beyond(v: IstioVersion, r: Release | PatchRelease): boolean {
   if (r === 'master') return false;
-  const [major, minor] = parts(r);
-  return atLeast(v, major, minor + 1);
+  const [major, minor, patch] = parts(r);
+  if (r.split('.').length === 2) return atLeast(v, major, minor + 1);
+  return atLeast(v, major, minor + 1) || (v.major === major && v.minor === minor && (v.patch ?? 0) > patch);
+}
+
+/** The patch release's minor series from that patch on. */
+function inSeries(v: IstioVersion, r: PatchRelease): boolean {
+  const [major, minor, patch] = parts(r);
+  return v.master !== true && v.major === major && v.minor === minor && (v.patch ?? 0) >= patch;
 }
 
 /**
- * The k8s.io/api minor version of each release's go.mod, from the release given: a field the API gained
- * later is unknown to that istiod and dropped when it decodes the pod. Oldest first.
+ * The k8s.io/api minor version of each release's go.mod: a field the API gained later is unknown to that
+ * istiod and dropped when it decodes the pod. Oldest first; a minor release's entry holds for the later
+ * ones, a patch release's only for the rest of its series (1.13.9 took up 0.24, 1.14.0 has 0.23).
  */
-export const KUBE_API: readonly (readonly [Release, number])[] = [
-  ['1.5', 17], ['1.6', 18], ['1.8', 19], ['1.9', 20], ['1.10', 21], ['1.12', 22], ['1.13', 23], ['1.15', 24],
-  ['1.16', 25], ['1.17', 26], ['1.18', 27], ['1.19', 28], ['1.21', 29], ['1.22', 30], ['1.23', 31], ['1.25', 32],
-  ['1.26', 33], ['1.28', 34],
+export const KUBE_API: readonly (readonly [Release | PatchRelease, number])[] = [
+  ['1.5', 17], ['1.6', 18], ['1.8', 19], ['1.9', 20], ['1.11', 21], ['1.12', 22], ['1.13', 23], ['1.13.9', 24],
+  ['1.14.5', 24], ['1.15', 24], ['1.16', 25], ['1.17', 26], ['1.18', 27], ['1.19', 28], ['1.21', 29],
+  ['1.22', 30], ['1.24', 31], ['1.25', 32], ['1.26.4', 33], ['1.27', 33], ['1.28', 34], ['1.29', 35], ['master', 36],
 ];
 
 /** The k8s.io/api minor version the release was built with. */
 export function kubeApiMinorOf(v: IstioVersion): number {
   let kube = KUBE_API[0]![1];
-  for (const [r, k] of KUBE_API) if (reached(v, r)) kube = k;
+  for (const [r, k] of KUBE_API) {
+    if (r.split('.').length === 3 ? inSeries(v, r as PatchRelease) : reached(v, r)) kube = k;
+  }
   return kube;
 }

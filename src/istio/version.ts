@@ -1,7 +1,7 @@
 // Istio release numbers, comparison, and detection of the release an injector template was written for.
 //
 // Public API
-//   IstioVersion {major, minor, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
+//   IstioVersion {major, minor, patch?, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
 //   atLeast(v, major, minor)               version comparison
 //   formatIstioVersion(v)
 //   LATEST                                 the newest release modelled ('master')
@@ -15,13 +15,15 @@
 export interface IstioVersion {
   major: number;
   minor: number;
+  /** The patch release (1.26.4 → 4) when one was named; a minor release alone stands for its .0. */
+  patch?: number;
   /** Development head: newer than any numbered release. */
   master?: boolean;
 }
 
 export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
 
-const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', 'master'] as const;
+const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', '1.29', '1.30', 'master'] as const;
 
 /** A release the model knows, by name: what releases.ts's table is written in. */
 export type Release = (typeof RELEASES)[number];
@@ -36,9 +38,10 @@ export function parseIstioVersion(s: string): IstioVersion {
   if (!new RegExp(ISTIO_VERSION_PATTERN).test(t)) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
   const u = t.replace(/^v/, '');
   if (u === 'master' || u === 'latest' || u === 'head') return LATEST;
-  const m = /^(\d+)\.(\d+)/.exec(u);
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(u);
   if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
-  const v = { major: Number(m[1]), minor: Number(m[2]) };
+  const v: IstioVersion = { major: Number(m[1]), minor: Number(m[2]) };
+  if (m[3] !== undefined) v.patch = Number(m[3]);
   // a release the model does not know would silently get master's data (1.99 is master's own number)
   if (!KNOWN_RELEASES.includes(`${v.major}.${v.minor}`)) {
     throw new Error(`unsupported Istio version "${s}": the releases modelled are 1.5 or later: ${KNOWN_RELEASES.join(', ')}`);
@@ -47,7 +50,7 @@ export function parseIstioVersion(s: string): IstioVersion {
 }
 
 export function formatIstioVersion(v: IstioVersion): string {
-  return v.master ? 'master' : `${v.major}.${v.minor}`;
+  return v.master ? 'master' : v.patch !== undefined ? `${v.major}.${v.minor}.${v.patch}` : `${v.major}.${v.minor}`;
 }
 
 export function atLeast(v: IstioVersion, major: number, minor: number): boolean {

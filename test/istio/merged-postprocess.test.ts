@@ -58,7 +58,10 @@ describe('goRoundTrip', () => {
     expect(kubeApiMinor(v('1.5'))).toBe(17);
     expect(kubeApiMinor(v('1.19'))).toBe(28);
     expect(kubeApiMinor(v('1.20'))).toBe(28);
-    expect(kubeApiMinor(v('master'))).toBe(34);
+    // go.mod: k8s.io/api v0.32.3 at 1.26.0, v0.33.3 from 1.26.4; v0.36.1 at master
+    expect(kubeApiMinor(v('1.26.3'))).toBe(32);
+    expect(kubeApiMinor(v('1.26.4'))).toBe(33);
+    expect(kubeApiMinor(v('master'))).toBe(36);
   });
 });
 
@@ -170,12 +173,14 @@ describe('probe rewriting', () => {
     );
   });
 
-  it('rewrites lifecycle hooks from 1.25 and keeps probes of uncaptured ports on master', () => {
+  // app_probe.go: lifecycle handlers from 1.25.0; no release leaves out probes of ports excluded from
+  // inbound capture (master's DumpAppProbers and convertAppProber read no traffic annotation)
+  it('rewrites lifecycle hooks from 1.25, and probes whatever ports inbound capture leaves out', () => {
     const hooks: JsonObject = { spec: { containers: [{ name: 'h', lifecycle: { preStop: { httpGet: { path: '/stop', port: 80 } } } }, proxy()] } };
     expect(appOf(postProcessPod(hooks, ctx())).lifecycle.preStop.httpGet.path).toBe('/stop');
     expect(appOf(postProcessPod(hooks, ctx({ version: v('1.25') }))).lifecycle.preStop.httpGet).toEqual({ path: '/app-lifecycle/h/prestopz', port: 15020 });
     const excluded = postProcessPod(pod({ 'traffic.sidecar.istio.io/excludeInboundPorts': '8081' }), ctx({ version: v('master') }));
-    expect(appOf(excluded).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    expect(appOf(excluded).livenessProbe).toEqual({ httpGet: { path: '/app-health/app/livez', port: 15020 } });
     expect(appOf(excluded).readinessProbe.httpGet.port).toBe(15020);
   });
 });

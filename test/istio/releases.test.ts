@@ -22,27 +22,39 @@ const entry = (n: Behaviour): BehaviourEntry => BEHAVIOURS[n];
 const index = (r: string): number => KNOWN_RELEASES.indexOf(r);
 const src = new URL('../../src/', import.meta.url);
 
+/** The minor release of a release or patch release ('1.10.1' → '1.10'). */
+const minorOf = (r: string): string => r.split('.').slice(0, 2).join('.');
+const patchOf = (r: string): number => Number(r.split('.')[2] ?? 0);
+
 /** The releases where a behaviour changes: the one before its first, its first, its last, the one after. */
 function boundaries(n: Behaviour): string[] {
   const e = entry(n);
-  const out = [KNOWN_RELEASES[index(e.first) - 1], e.first, e.last, e.last && KNOWN_RELEASES[index(e.last) + 1]];
+  const first = minorOf(e.first);
+  const last = e.last && minorOf(e.last);
+  const out = [KNOWN_RELEASES[index(first) - 1], first, KNOWN_RELEASES[index(first) + 1], last, last && KNOWN_RELEASES[index(last) + 1]];
   return [...new Set(out.filter((r): r is string => r !== undefined))];
 }
 
-/** Whether the release is within [first, last], counted by position in KNOWN_RELEASES. */
+/** Whether a minor release (its .0) is within [first, last], counted by position in KNOWN_RELEASES. */
 function within(n: Behaviour, r: string): boolean {
   const e = entry(n);
-  return index(r) >= index(e.first) && (e.last === undefined || index(r) <= index(e.last));
+  const f = index(minorOf(e.first));
+  const from = index(r) > f || (index(r) === f && patchOf(e.first) === 0);
+  return from && (e.last === undefined || index(r) <= index(minorOf(e.last)));
 }
 
 describe('the release table', () => {
   it('names releases the model knows, a first no later than the last, and no last of master', () => {
     for (const n of names) {
       const e = entry(n);
-      expect(KNOWN_RELEASES, n).toContain(e.first);
+      expect(KNOWN_RELEASES, n).toContain(minorOf(e.first));
+      for (const b of e.backports ?? []) {
+        expect(KNOWN_RELEASES, `${n} backport ${b}`).toContain(minorOf(b));
+        expect(index(minorOf(b)), `${n}: backport ${b} before ${e.first}`).toBeLessThan(index(minorOf(e.first)));
+      }
       if (e.last === undefined) continue;
-      expect(KNOWN_RELEASES, n).toContain(e.last);
-      expect(index(e.first), n).toBeLessThanOrEqual(index(e.last));
+      expect(KNOWN_RELEASES, n).toContain(minorOf(e.last));
+      expect(index(minorOf(e.first)), n).toBeLessThanOrEqual(index(minorOf(e.last)));
       // a behaviour that ends at the newest release ends nowhere: it has no last
       expect(e.last, n).not.toBe('master');
     }
@@ -57,7 +69,7 @@ describe('the release table', () => {
       if (groups.at(-1) !== g) {
         expect(groups, `${n}: group ${g} appears twice`).not.toContain(g);
         groups.push(g);
-      } else expect(index(entry(n).first), `${n} after ${prev}`).toBeGreaterThanOrEqual(index(entry(prev!).first));
+      } else expect(index(minorOf(entry(n).first)), `${n} after ${prev}`).toBeGreaterThanOrEqual(index(minorOf(entry(prev!).first)));
       prev = n;
     }
   });
@@ -77,17 +89,45 @@ describe('the release table', () => {
     }
   });
 
+  it('answers has() by the patch release: a patch first or last, and each backport, from its patch on', () => {
+    const before = (r: string): string => `${minorOf(r)}.${patchOf(r) - 1}`;
+    let seen = 0;
+    for (const n of names) {
+      const e = entry(n);
+      for (const b of [...(e.backports ?? []), ...(patchOf(e.first) > 0 ? [e.first] : [])]) {
+        expect(has(at(before(b)), n), `${n} at ${before(b)}`).toBe(false);
+        expect(has(at(b), n), `${n} at ${b}`).toBe(true);
+        expect(has(at(`${minorOf(b)}.99`), n), `${n} later in ${minorOf(b)}`).toBe(true);
+        seen++;
+      }
+      if (e.last !== undefined && patchOf(e.last) > 0) {
+        expect(has(at(e.last), n), `${n} at ${e.last}`).toBe(true);
+        expect(has(at(`${minorOf(e.last)}.${patchOf(e.last) + 1}`), n), `${n} after ${e.last}`).toBe(false);
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(5);
+  });
+
   it('gives each k8s.io/api version from its release on, newer releases never an older API', () => {
     expect(KUBE_API[0]![0]).toBe(KNOWN_RELEASES[0]);
-    for (let i = 1; i < KUBE_API.length; i++) {
-      expect(index(KUBE_API[i]![0]), String(KUBE_API[i])).toBeGreaterThan(index(KUBE_API[i - 1]![0]));
-      expect(KUBE_API[i]![1], String(KUBE_API[i])).toBeGreaterThan(KUBE_API[i - 1]![1]);
+    const minors = KUBE_API.filter(([r]) => r.split('.').length === 2);
+    for (let i = 1; i < minors.length; i++) {
+      expect(index(minors[i]![0]), String(minors[i])).toBeGreaterThan(index(minors[i - 1]![0]));
+      expect(minors[i]![1], String(minors[i])).toBeGreaterThan(minors[i - 1]![1]);
     }
-    for (const [i, [r, kube]] of KUBE_API.entries()) {
+    for (const [i, [r, kube]] of minors.entries()) {
       expect(kubeApiMinor(at(r)), r).toBe(kube);
       const before = KNOWN_RELEASES[index(r) - 1];
-      if (before !== undefined) expect(kubeApiMinor(at(before)), before).toBe(KUBE_API[i - 1]![1]);
+      if (before !== undefined) expect(kubeApiMinor(at(before)), before).toBe(minors[i - 1]![1]);
     }
+    // a patch release's k8s.io/api holds for the rest of its series only
+    for (const [r, kube] of KUBE_API.filter(([x]) => x.split('.').length === 3)) {
+      expect(kubeApiMinor(at(r)), r).toBe(kube);
+      expect(kubeApiMinor(at(`${minorOf(r)}.${patchOf(r) - 1}`)), `before ${r}`).toBeLessThan(kube);
+    }
+    expect(kubeApiMinor(at('1.13.9'))).toBe(24);
+    expect(kubeApiMinor(at('1.14.0'))).toBe(23);
     expect(kubeApiMinor(at('master'))).toBe(KUBE_API.at(-1)![1]);
   });
 });
@@ -320,12 +360,6 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'probes.lifecycle': (v) => {
     const app = containerOf(post(v, mergedPod({ lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } } })), 'app');
     return rewritten((app.lifecycle as JsonObject).preStop as JsonObject, '/app-lifecycle/app/prestopz');
-  },
-  // a port given as a string of digits, named by no port of the container
-  'probes.numericPortNames': (v) => probers(post(v, mergedPod({ readinessProbe: { httpGet: { port: '8080', path: '/r' } } }))).includes('/app-health/app/readyz'),
-  'probes.inboundPortFilter': (v) => {
-    const pod = post(v, mergedPod({ readinessProbe: { httpGet: { port: 8080, path: '/r' } } }, { 'traffic.sidecar.istio.io/excludeInboundPorts': '8080' }));
-    return !rewritten(containerOf(pod, 'app').readinessProbe as JsonObject, '/app-health/app/readyz');
   },
 };
 

@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parseGoExpr, protoJSON } from '../istio-source/golit.mjs';
 
 // ---------- the suite's folders ----------
 
@@ -169,6 +170,16 @@ const UNIT = { Second: 's', Millisecond: 'ms', Minute: 'm' };
 /** A Go expression assigned to a MeshConfig field, as mesh YAML; undefined when not understood. */
 function goValue(expr) {
   expr = expr.trim().replace(/,$/, '');
+  // append(m.X, &meshapi.T{...}): the list as the mesh YAML has it (read by istio-source's Go reader);
+  // the loaded mesh's defaults come in when render loads it, as they were in the Go value
+  const app = /^append\(m\.[\w.]+,\s*([\s\S]*)\)$/.exec(expr);
+  if (app) {
+    try {
+      return { append: protoJSON(parseGoExpr(app[1]), { constants: {} }) };
+    } catch {
+      return undefined;
+    }
+  }
   let m = /^(?:meshapi|meshconfig|v1alpha1)\.\w+?_([A-Z0-9_]+)$/.exec(expr);
   if (m) return /_([A-Z0-9]+)$/.exec(expr)[1];
   // durationpb.New(time.Second * 23) (golang/protobuf), types.DurationProto(time.Second * 23) (gogo, to 1.8)
@@ -219,7 +230,9 @@ export function caseSettings(c) {
       if (!path || value === undefined) return { unexpressible: `mesh edit not understood: ${st.split('\n')[0]}` };
       const key = mapSet ? mapSet[2] : path.pop();
       s.meshEdits.push((mesh) => {
-        at(mesh, path)[key] = value;
+        const parent = at(mesh, path);
+        if (isMap(value) && 'append' in value) parent[key] = [...(Array.isArray(parent[key]) ? parent[key] : []), value.append];
+        else parent[key] = value;
       });
     }
   }

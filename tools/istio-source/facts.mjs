@@ -156,6 +156,8 @@ export const FACTS = {
   'inject.holdFromProxyConfig': { file: INJECT, has: (s) => /DefaultConfig\.HoldApplicationUntilProxyStarts|proxyConfig\.HoldApplicationUntilProxyStarts|GetHoldApplicationUntilProxyStarts\(\)/i.test(s.any(INJECT, WEBHOOK)) },
   'inject.statusRevision': { file: INJECT, has: (s) => (structFields(s.any(INJECT, WEBHOOK), 'SidecarInjectionStatus') ?? []).some(([n]) => n === 'Revision') },
   'inject.overridesAnnotation': { file: INJECT, has: (s) => /ProxyOverrides|proxy\.istio\.io\/overrides/.test(s.any(INJECT, WEBHOOK)) },
+  // corev1.Container has RestartPolicy from k8s.io/api 0.28 (what istiod decodes a template's output into)
+  'inject.containerRestartPolicy': { file: 'go.mod', has: (s) => Number(/^\s*k8s\.io\/api v0\.(\d+)\./m.exec(s.read('go.mod') ?? '')?.[1] ?? 0) >= 28 },
   'inject.adjustInitContainerUser': { file: WEBHOOK, has: (s) => /func adjustInitContainerUser/.test(s.read(WEBHOOK) ?? '') },
   'inject.prometheusScrapeTargets': { file: WEBHOOK, has: (s) => /scrape-targets|PrometheusScrapeTargets/.test(s.read(WEBHOOK) ?? '') },
 
