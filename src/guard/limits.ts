@@ -156,15 +156,16 @@ export function checkExpandedSize(v: unknown, strings = false): void {
   const memo = new Map<object, number>();
   const size = (x: unknown): number => {
     if (x === null || typeof x !== 'object') return strings && typeof x === 'string' ? x.length + 1 : 1;
+    // a value that holds no others (a number object, a struct) prints at least one byte: not memoised,
+    // so a long []byte of shared byte values is counted without a map entry per byte
+    const p0 = Array.isArray(x) ? undefined : Object.getPrototypeOf(x);
+    if (p0 !== undefined && p0 !== null && p0 !== Object.prototype) return 1;
     const m = memo.get(x);
     if (m !== undefined) return m;
     memo.set(x, 0); // a cycle counts nothing more
     let n = 1;
     if (Array.isArray(x)) for (const e of x) n += size(e);
-    else {
-      const p = Object.getPrototypeOf(x);
-      if (p === null || p === Object.prototype) for (const k of Object.keys(x)) n += k.length + size((x as Record<string, unknown>)[k]);
-    }
+    else for (const k of Object.keys(x)) n += k.length + size((x as Record<string, unknown>)[k]);
     if (n > limit) throw new LimitExceeded(`value of ${n} elements exceeds the limit of ${limit} bytes per value`);
     memo.set(x, n);
     return n;

@@ -272,10 +272,13 @@ function rawOf(v: GoValue): Map<string, Buffer> {
   return rawFiles.get(v as GoMap) ?? new Map();
 }
 
+/** The uint8 values, shared by every []byte (a GoNum never changes). */
+const UINT8: GoNum[] = Array.from({ length: 256 }, (_, i) => new GoNum(T.uint8, BigInt(i)));
+
 /** A []byte value. */
 function byteSlice(b: Uint8Array): GoValue[] {
   const out: GoValue[] = new Array<GoValue>(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = new GoNum(T.uint8, BigInt(b[i]!));
+  for (let i = 0; i < b.length; i++) out[i] = UINT8[b[i]!]!;
   return withType(out, BYTES);
 }
 

@@ -5,19 +5,24 @@
 // Proven by: test/vectors/helm-template/schema.yaml, test/helm/chart.test.ts
 
 import { createRequire } from 'node:module';
-import type { Ajv, ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { GoNum, isMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import type { Chart } from './chart.js';
 
-let ajv: Ajv | undefined;
+/** Compiled schemas by their text. Each is compiled by an Ajv of its own: two schemas that name the same
+ *  $id (a chart and its subchart, or one chart rendered twice) must not meet in one registry. */
+const validators = new Map<string, ValidateFunction>();
 
-function compiler(): Ajv {
-  if (!ajv) {
+function compile(text: string, schema: Record<string, unknown>): ValidateFunction {
+  let v = validators.get(text);
+  if (!v) {
     const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
-    ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false });
+    v = new AjvClass({ allErrors: true, strict: false, validateSchema: false }).compile(schema);
+    if (validators.size >= 64) validators.delete(validators.keys().next().value!);
+    validators.set(text, v);
   }
-  return ajv;
+  return v;
 }
 
 function field(instancePath: string, extra?: string): string {
@@ -127,7 +132,7 @@ export function schemaProblems(c: Chart, values: GoMap): string[] {
   void _ignored;
   let validate;
   try {
-    validate = compiler().compile(refsAlone(rest) as Record<string, unknown>);
+    validate = compile(c.schema.text, refsAlone(rest) as Record<string, unknown>);
   } catch (e) {
     throw new InputError(`invalid schema: ${(e as Error).message.split('\n')[0]}`, c.schema.file);
   }

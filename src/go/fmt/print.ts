@@ -217,6 +217,10 @@ function panicText(e: unknown): string {
 
 const NOARG = Symbol('no operand');
 
+/** The decimal text of each byte value. */
+const BYTE_TEXT: string[] = Array.from({ length: 256 }, (_, i) => String(i));
+const bytesText = new WeakMap<GoValue[], string>();
+
 interface Flags {
   widPresent: boolean;
   precPresent: boolean;
@@ -931,6 +935,12 @@ class Printer {
     this.buf += '}';
   }
 
+  /** No flag, width or precision: a value prints in its plain form. */
+  private plainFlags(): boolean {
+    const f = this.f;
+    return !f.widPresent && !f.precPresent && !f.minus && !f.plus && !f.sharp && !f.space && !f.zero && !f.plusV && !f.sharpV;
+  }
+
   printSlice(value: GoValue, verb: string, depth: number): void {
     const t = typeOf(value)!;
     const isNil = value instanceof GoNil;
@@ -952,6 +962,16 @@ class Printer {
       });
       this.path.leave(items, depth);
       this.buf += '}';
+    } else if ((verb === 'v' || verb === 'd') && t.elem?.name === 'uint8' && this.plainFlags() && items.every((x) => x instanceof GoNum && x.type.methods === undefined)) {
+      // a []byte (a chart file's bytes): each element as fmtInteger prints it, without the walk per byte;
+      // the text is kept for the list (no template function changes a list in place)
+      let text = bytesText.get(items);
+      if (text === undefined) {
+        text = '[' + items.map((x) => BYTE_TEXT[Number((x as GoNum).v) & 0xff]).join(' ') + ']';
+        if (items.length >= 256) bytesText.set(items, text);
+      }
+      this.buf += text;
+      if (this.buf.length > currentLimits().maxValueBytes) throw new LimitExceeded(`printed value exceeds the limit of ${currentLimits().maxValueBytes} bytes per value`);
     } else {
       this.buf += '[';
       this.path.enter(items, depth);
