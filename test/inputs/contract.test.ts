@@ -213,7 +213,7 @@ describe('the library takes the flags, in camelCase', () => {
     const lib = auditDetailed([job], { chart: mini, chartSet: set });
     expect(lib.findings.map((f) => f.rule)).toContain('hold-with-restart-never');
     expect(lib.assumptions).toContain(`injector config: chart ${mini}`);
-    const flags = await cli('audit', '-q', '--chart', mini, '--chart-set', set[0]!, '-f', job, '-o', 'json');
+    const flags = await cli('audit', '-q', '--chart', mini, '--chart-set', set[0]!, '-f', job, '-o', 'json', '--per-workload');
     expect(JSON.parse(flags.stdout)).toEqual(JSON.parse(JSON.stringify(lib.findings)));
     // without the chart's hold, no finding of it
     expect(auditDetailed([job], { chart: mini }).findings.map((f) => f.rule)).not.toContain('hold-with-restart-never');
@@ -222,7 +222,7 @@ describe('the library takes the flags, in camelCase', () => {
   it('render, audit and diff take the same options as the command line', async () => {
     const flags = await cli('render', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '--set', 'global.tag=1.24.1', '--merged');
     expect(renderRequest({ injectorConfigmap: CM, mesh: MESH, filename: [DEPLOY], set: ['global.tag=1.24.1'], merged: true }).text).toBe(flags.stdout);
-    const audited = await cli('audit', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '-o', 'json', '--fail-on', 'info');
+    const audited = await cli('audit', '-q', '--injector-configmap', CM, '--mesh', MESH, '-f', DEPLOY, '-o', 'json', '--per-workload');
     expect(JSON.parse(audited.stdout)).toEqual(JSON.parse(JSON.stringify(auditDetailed([], { injectorConfigmap: CM, mesh: MESH, filename: DEPLOY }).findings)));
   });
 });
