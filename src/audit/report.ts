@@ -159,7 +159,7 @@ function* causeReport(findings: Finding[], opts: ReportOptions): Generator<strin
   const scope = opts.workloads !== undefined ? ` in ${plural(opts.workloads, 'workload')}` : '';
   const hidden = opts.hidden ? `; ${plural(opts.hidden, 'info finding')} not shown (--info shows ${opts.hidden === 1 ? 'it' : 'them'})` : '';
   if (causes.length === 0) {
-    yield `No findings${scope}${hidden ? ` (${hidden.slice(2)})` : ''}.\n`;
+    yield `No findings${scope}${hidden}.\n`;
     return;
   }
   const spread = findings.length > causes.length ? ` (one per cause: ${plural(findings.length, 'workload finding')}, ${plural(affected.size, 'workload')} affected)` : '';
