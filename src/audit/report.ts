@@ -26,7 +26,7 @@ export interface ReportOptions {
  * the mesh ConfigMap, a --set) is the cause of every finding that cites it.
  */
 export interface FindingGroup {
-  /** The first of its findings: rule, severity, container, message, fix and the cause's location. */
+  /** The finding that speaks for it (the message and fix most of its workloads share): rule, severity, container, message, fix and the cause's location. */
   first: Finding;
   findings: Finding[];
   /** The workloads it affects, in input order, each once. */
@@ -45,7 +45,22 @@ export function groupByCause(findings: Finding[]): FindingGroup[] {
       g.workloads.push(f.workload);
     }
   }
-  return [...byKey.values()].map(({ first, findings: fs, workloads }) => ({ first, findings: fs, workloads }));
+  return [...byKey.values()].map(({ findings: fs, workloads }) => ({ first: representative(fs), findings: fs, workloads }));
+}
+
+/** The finding that speaks for a cause: the one whose message and fix most of its workloads share (the first of them). */
+function representative(fs: Finding[]): Finding {
+  if (fs.length < 3) return fs[0]!;
+  const counts = new Map<string, { n: number; f: Finding }>();
+  let best = { n: 0, f: fs[0]! };
+  for (const f of fs) {
+    const key = `${f.message}\0${f.fix}`;
+    const c = counts.get(key) ?? { n: 0, f };
+    c.n++;
+    counts.set(key, c);
+    if (c.n > best.n) best = c;
+  }
+  return best.f;
 }
 
 export function formatText(findings: Finding[], opts: ReportOptions = {}): string {
@@ -132,18 +147,19 @@ function* causeReport(findings: Finding[], opts: ReportOptions): Generator<strin
     let out = bold(ws.length === 1 ? ws[0]! : `affects ${ws.length} workloads: ${shown}${ws.length > 5 ? `, and ${ws.length - 5} more (-o json lists them all)` : ''}`) + '\n';
     for (const g of [...gs].sort((a, b) => SEVERITY_RANK[b.first.severity] - SEVERITY_RANK[a.first.severity])) {
       const f = g.first;
-      const differs = g.findings.some((x) => x.message !== f.message);
+      // what is said of the first workload, where the others' words differ (a grace period, a release)
+      const asFor = (what: string): string => ` ${dim(`(as for ${f.workload}; the ${what} differs by workload: -o json or --per-workload shows each)`)}`;
       out += `  ${c(f.severity, f.severity.padEnd(7))} ${f.rule}${f.container ? ` [${f.container}]` : ''}\n`;
-      out += `          ${f.message}${differs ? ` ${dim(`(as for ${f.workload}; the message differs by workload, --per-workload shows each)`)}` : ''}\n`;
+      out += `          ${f.message}${g.findings.some((x) => x.message !== f.message) ? asFor('message') : ''}\n`;
       out += `          ${dim('at')} ${f.location}${detail(f)}\n`;
-      out += `          ${dim('fix')} ${f.fix}\n`;
+      out += `          ${dim('fix')} ${f.fix}${g.findings.some((x) => x.fix !== f.fix) ? asFor('fix') : ''}\n`;
     }
     yield out + '\n';
   }
   const scope = opts.workloads !== undefined ? ` in ${plural(opts.workloads, 'workload')}` : '';
   const hidden = opts.hidden ? `; ${plural(opts.hidden, 'info finding')} not shown (--info shows ${opts.hidden === 1 ? 'it' : 'them'})` : '';
   if (causes.length === 0) {
-    yield `No findings${scope}${hidden ? ` (${hidden.slice(2)})` : ''}.\n`;
+    yield `No findings${scope}${hidden}.\n`;
     return;
   }
   const spread = findings.length > causes.length ? ` (one per cause: ${plural(findings.length, 'workload finding')}, ${plural(affected.size, 'workload')} affected)` : '';

@@ -30,6 +30,8 @@ describe('sidecar-render audit', () => {
     const r = await run('-f', fixed);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No findings');
+    const note = await run('-q', '-f', join(fixtures, 'hook-option-ignored', 'positive-netstat-udp.yaml'), '--no-color');
+    expect([note.code, note.stdout]).toEqual([0, 'No findings in 1 workload; 1 info finding not shown (--info shows it).\n']);
   });
 
   it('--fail-on warning fails on warnings; default error does not', async () => {

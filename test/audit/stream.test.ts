@@ -188,6 +188,10 @@ describe('reports written piece by piece', () => {
     expect(rows[0]!.workloads.map((w) => w.message)).toEqual([undefined, 'other', undefined]);
     expect([...jsonReport(fs, { byCause: true })].join('')).toBe(formatJson(fs, { byCause: true }));
     expect(formatText(fs, { byCause: true, workloads: 3 }).split('\n').pop() === '').toBe(true);
+    // the finding that speaks for a cause is the one most of its workloads share
+    const most = groupByCause([at('Pod/a/1', 'v:1:1', 'job'), at('Pod/a/2', 'v:1:1', 'deployment'), at('Pod/a/3', 'v:1:1', 'deployment')]);
+    expect([most[0]!.first.workload, most[0]!.first.message]).toEqual(['Pod/a/2', 'deployment']);
+    expect(formatText(most.flatMap((g) => g.findings), { byCause: true })).toContain('(as for Pod/a/2; the message differs by workload: -o json or --per-workload shows each)');
   });
 
   it('kept strings are copied exactly', () => {
