@@ -1,7 +1,10 @@
 // Benchmark: audit a generated cluster dump (`kubectl get cm,deploy,job,cronjob -A -o yaml` shape,
 // one `kind: List`) of N objects, with the project's example injector and mesh ConfigMaps in it.
-// Usage: node bench/audit-bench.js [objects=10000] [--model]   (after `npm run build`)
-// Exits 1 when the audit takes longer than the budget (10 s for 10,000 objects).
+// Usage: node bench/audit-bench.js [objects=10000] [--model] [--values-lifecycle] [--unrenderable]
+//   --values-lifecycle  the injector values ask for the hold and a custom lifecycle with the #7136 preStop
+//                       (three findings in every workload from two lines of values: one per cause)
+//   --unrenderable      one Deployment asks for a template the injector lacks (istiod rejects it)
+// (after `npm run build`). Exits 1 when the audit takes longer than the budget (10 s for 10,000 objects).
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +13,12 @@ import { stringify } from 'yaml';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.SIDECAR_RENDER_DIST ?? join(here, '..', 'dist');
-const { auditDetailed } = await import(join(dist, 'audit', 'index.js'));
+const { auditDetailed, groupByCause } = await import(join(dist, 'audit', 'index.js'));
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10000);
 const model = process.argv.includes('--model');
+const valuesLifecycle = process.argv.includes('--values-lifecycle');
+const unrenderable = process.argv.includes('--unrenderable');
 const examples = join(here, '..', 'examples');
 
 function container(i) {
@@ -60,7 +65,14 @@ function podTemplate(i, job) {
 const items = [];
 const text = (f) => readFileSync(join(examples, f), 'utf8');
 const { parse } = await import('yaml');
-items.push(parse(text('istio-sidecar-injector.yaml')));
+const injector = parse(text('istio-sidecar-injector.yaml'));
+if (valuesLifecycle) {
+  const values = JSON.parse(injector.data.values);
+  values.global.proxy.holdApplicationUntilProxyStarts = true;
+  values.global.proxy.lifecycle = { preStop: { exec: { command: ['/bin/sh', '-c', 'while [ $(netstat -plunt | grep tcp | grep -v envoy | wc -l | xargs) -ne 0 ]; do sleep 1; done'] } } };
+  injector.data.values = JSON.stringify(values, null, 2);
+}
+items.push(injector);
 items.push(parse(text('istio-mesh.yaml')));
 for (let i = 0; items.length < n; i++) {
   switch (i % 10) {
@@ -80,6 +92,10 @@ for (let i = 0; items.length < n; i++) {
       items.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta('Deployment', i), spec: { replicas: 2, selector: { matchLabels: { app: `svc-${i}` } }, template: podTemplate(i, false) } });
   }
 }
+if (unrenderable) {
+  const d = items.find((x, i) => i > items.length / 2 && x.kind === 'Deployment');
+  d.spec.template.metadata.annotations['inject.istio.io/templates'] = 'sidecar,custom';
+}
 const dump = stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } });
 
 if (process.env.DUMP_TO) (await import("node:fs")).writeFileSync(process.env.DUMP_TO, dump);
@@ -89,7 +105,14 @@ const ms = performance.now() - t0;
 const budget = (10000 * n) / 10000;
 const rendered = result.subjects.filter((s) => s.injection === 'rendered').length;
 const modelled = result.subjects.filter((s) => s.injection === 'modelled').length;
+const causes = groupByCause ? groupByCause(result.findings).length : undefined;
+const rejected = result.findings.filter((f) => f.rule === 'injection-fails').length;
 console.log(
-  `audit: ${n} objects (${(dump.length / 1e6).toFixed(1)} MB), ${result.subjects.length} workloads (${rendered} rendered, ${modelled} modelled), ${result.findings.length} findings in ${(ms / 1000).toFixed(2)} s (budget ${(budget / 1000).toFixed(1)} s)`,
+  `audit: ${n} objects (${(dump.length / 1e6).toFixed(1)} MB), ${result.subjects.length} workloads (${rendered} rendered, ${modelled} modelled${rejected ? `, ${rejected} rejected by the injector` : ''}), ${result.findings.length} findings${causes !== undefined ? ` (${causes} causes)` : ''} in ${(ms / 1000).toFixed(2)} s (budget ${(budget / 1000).toFixed(1)} s)`,
 );
+if (causes !== undefined && valuesLifecycle) {
+  // the causes behind most findings: each one finding, however many workloads it affects
+  const top = groupByCause(result.findings).sort((a, b) => b.workloads.length - a.workloads.length).slice(0, 4);
+  for (const g of top) console.log(`  ${g.first.severity} ${g.first.rule} at ${g.first.location}: affects ${g.workloads.length} workload${g.workloads.length === 1 ? "" : "s"}`);
+}
 process.exitCode = ms > budget ? 1 : 0;

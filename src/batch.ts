@@ -264,7 +264,10 @@ export function parseCaseLine(line: string): { case: BatchCase } | { result: Bat
   const mismatch = typeMismatch(c as Record<string, unknown>);
   if (mismatch !== undefined) {
     // Go decodes the option after the case, so its error comes with the case's name
-    return mismatch.startsWith('bad option') ? bad(mismatch, String((c as BatchCase).name ?? '')) : bad(`bad case: ${mismatch}`);
+    // encoding/json decodes the fields around one of the wrong type, so the case keeps its name (when
+    // that is the string), and Go decodes the option after the case, so its error comes with it too
+    const name = typeof (c as BatchCase).name === 'string' ? (c as BatchCase).name : '';
+    return mismatch.startsWith('bad option') ? bad(mismatch, String((c as BatchCase).name ?? '')) : bad(`bad case: ${mismatch}`, name);
   }
   const bc = c as BatchCase;
   // null is Go's zero value: "" for the strings, no definitions

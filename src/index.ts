@@ -20,6 +20,6 @@ export * as audit from './audit/index.js';
 export { renderChart, loadChart, type Chart, type ChartRenderOptions, type ChartRender } from './helm/index.js';
 export { chartConfigMaps, injectorInputsFromChart, type ChartSource } from './istio/fromchart.js';
 export { iopValues } from './istio/iop.js';
-export { diffInjection, formatDiffText, type DiffSide, type DiffReport, type WorkloadDiff } from './diff/diff.js';
+export { diffInjection, failures, formatDiffText, FAIL_ON, type DiffSide, type DiffReport, type WorkloadDiff, type FailOn } from './diff/diff.js';
 export { main } from './cli/index.js';
 export { VERSION } from './version.js';

@@ -7,7 +7,7 @@ import { DocumentLocator } from './input.js';
 import type { IstioVersion } from '../istio/version.js';
 import type { InjectorConfig } from '../istio/configmap.js';
 import type { Layer, ResolvedInputs } from '../inputs/resolve.js';
-import { lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
+import { getIn, lazyEvidence, type JsonObject, type Locator, type PathSeg, type Evidence, type KubeVersion } from './types.js';
 
 /** A configuration document plus where it came from, so findings can point into it. */
 export interface Sourced<T> {
@@ -17,6 +17,10 @@ export interface Sourced<T> {
   base: PathSeg[];
   /** Human name of the source: `ConfigMap istio-system/istio`, `--values values.yaml`. */
   origin: string;
+  /** A flag with no file (`--set a.b=c`): what a finding shows as its location. */
+  flag?: string;
+  /** Rendered by a chart: the user's inputs it came from, cited instead where a field was written there. */
+  sources?: { inputs: { src: Sourced<JsonObject>; pathOf(chartPath: readonly string[]): string[] | undefined }[]; chartPaths(path: readonly string[]): string[][] };
 }
 
 export interface InjectorConfigMap {
@@ -48,16 +52,38 @@ export interface IstioConfig {
 
 export function evidenceIn(src: Sourced<unknown> | undefined, path: PathSeg[], fallback: string): Evidence {
   if (!src) return { path: fallback };
+  // a chart's output: the values file line, IstioOperator field or --set the user wrote it with
+  const written = src.sources ? writtenIn(src.sources, path.map(String)) : undefined;
+  if (written) return evidenceIn(written.src, written.path, fallback);
   return lazyEvidence(() => {
     const p = src.locator.pos([...src.base, ...path]);
     const shown = `${src.origin}:${path.join('.')}`;
-    return p ? { file: src.locator.file, line: p.line, col: p.col, path: shown } : { path: shown };
+    if (p) return { file: src.locator.file, line: p.line, col: p.col, path: shown };
+    return src.flag ? { path: shown, flag: src.flag } : { path: shown };
   });
+}
+
+/** The last of the chart's user inputs that sets the value at path (Helm's order: the last wins). */
+function writtenIn(sources: NonNullable<Sourced<unknown>['sources']>, path: string[]): { src: Sourced<JsonObject>; path: string[] } | undefined {
+  for (const chartPath of sources.chartPaths(path)) {
+    for (let i = sources.inputs.length - 1; i >= 0; i--) {
+      const input = sources.inputs[i]!;
+      const at = input.pathOf(chartPath);
+      if (at && getIn(input.src.value, at) !== undefined) return { src: input.src, path: at };
+    }
+  }
+  return undefined;
 }
 
 /** A resolved layer (src/inputs) as the audit cites it: positions through its document's locator. */
 function sourced(l: Layer): Sourced<JsonObject> {
-  return { value: l.value as unknown as JsonObject, locator: l.doc ? new DocumentLocator(l.doc) : NOWHERE, base: [], origin: l.origin };
+  const out: Sourced<JsonObject> = { value: l.value as unknown as JsonObject, locator: l.doc ? new DocumentLocator(l.doc) : NOWHERE, base: [], origin: l.origin };
+  if (l.set) out.flag = l.origin;
+  if (l.sources) {
+    const { chartPaths } = l.sources;
+    out.sources = { inputs: l.sources.inputs.map((x) => ({ src: sourced(x.layer), pathOf: (p) => x.pathOf(p) })), chartPaths: (p) => chartPaths(p) };
+  }
+  return out;
 }
 
 const NOWHERE: Locator = { file: '', pos: () => undefined };

@@ -9,13 +9,15 @@
 import { configFromResolved, type IstioConfig } from './context.js';
 import { DocumentLocator, FileSource, streamObjects, type InputObject, type InputSource, type InputText } from './input.js';
 import type { InjectFn } from './inject.js';
-import { RULES, type Rule } from './rules/index.js';
+import { applies, RULES, type Rule } from './rules/index.js';
 import { buildSubject, type Subject } from './subject.js';
-import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
+import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parseKubeVersion, SEVERITY_RANK, workloadLocationOf, type Evidence, type Finding, type KubeVersion, type Locator } from './types.js';
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
 import { readFileSync } from 'node:fs';
+import { readReason } from '../guard/fs.js';
+import { decodeInput } from '../yaml/load.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { detectIstioVersion, formatIstioVersion, LATEST } from '../istio/version.js';
 import { describeSources, resolveInputs, type ResolvedInputs } from '../inputs/resolve.js';
@@ -31,7 +33,7 @@ export { InputError, FileSource } from './input.js';
 export { RULES } from './rules/index.js';
 export { timeline, type Timeline, type TimelineStep } from './timeline.js';
 export { renderTimelineText, renderTimelineSvg } from './timeline-render.js';
-export { formatText, formatJson, formatSarif, textReport, jsonReport } from './report.js';
+export { formatText, formatJson, formatSarif, textReport, jsonReport, groupByCause, type FindingGroup, type ReportOptions } from './report.js';
 export { modelInject } from './inject.js';
 
 /**
@@ -102,20 +104,17 @@ export interface AuditResult {
   objects: number;
 }
 
-const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
-
 function readBytes(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new InputError(READ_ERRORS[code] ?? `cannot read (${code || (e as Error).message})`, file);
+    throw new InputError(readReason(e), file);
   }
 }
 
 /** A path read from disk, or text given with its name. */
 export function inputText(x: AuditInput): InputText {
-  if (typeof x === 'string') return { name: x, text: readBytes(x).toString('utf8') };
+  if (typeof x === 'string') return { name: x, text: decodeInput(readBytes(x), x) };
   return 'read' in x ? { name: x.name, text: x.read() } : x;
 }
 
@@ -271,12 +270,14 @@ function settled(e: Evidence): Evidence {
   if (e.file !== undefined) out.file = e.file;
   if (e.line !== undefined) out.line = e.line;
   if (e.col !== undefined) out.col = e.col;
+  if (e.flag !== undefined) out.flag = e.flag;
   return out;
 }
 
 /** file:line:col of the evidence; else of the workload it is about (a flag, a default); else its path. */
 export function location(e: Evidence, w?: Workload): string {
   if (e.file && e.line) return `${e.file}:${e.line}:${e.col ?? 1}`;
+  if (e.flag) return e.flag;
   const p = w?.object.locator.pos(w.object.path);
   return p && w?.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : e.path;
 }
@@ -354,7 +355,9 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
     if (keep) subjects.push(s);
     const mine: Finding[] = [];
     const seen = new Set<string>();
+    let place: string | undefined;
     for (const rule of rules) {
+      if (!applies(rule, s)) continue;
       rule.check(s, (f) => {
         const message = f.message + assumedFor(rule.id, s);
         const container = f.container ?? null;
@@ -371,6 +374,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
           fix: shared.of(f.fix),
         };
         evidenceOf.set(finding, settled(f.evidence));
+        workloadLocationOf.set(finding, (place ??= detached(location({ path: w.id }, w))));
         mine.push(finding);
       });
     }
@@ -386,7 +390,7 @@ export function auditDetailed(inputs: ReadonlyArray<AuditInput>, options: AuditO
   return { assumptions: describeAssumptions(config, kubeVersion, options, resolved), findings, ignored, notes, subjects, judged: i + 1, objects: objectCount };
 }
 
-export { evidenceOf } from './types.js';
+export { evidenceOf, workloadLocationOf } from './types.js';
 
 export function audit(inputs: ReadonlyArray<AuditInput>, options: AuditOptions = {}): Finding[] {
   return auditDetailed(inputs, options).findings;

@@ -3,7 +3,7 @@
 // reading itself is the project's one input layer (src/yaml/load.ts): values as sigs.k8s.io/yaml
 // gives them to Kubernetes, positions found lazily.
 
-import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { InputError, decodeInput, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { lazyDocuments } from '../istio/workload.js';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
 import { createHash } from 'node:crypto';
@@ -55,7 +55,7 @@ export class FileSource implements InputSource {
     const bytes = readBytes(path);
     this.keep = !regular || bytes.length < REREAD_MIN_BYTES;
     if (!this.keep) this.digest = digestOf(bytes);
-    this.held = bytes.toString('utf8');
+    this.held = decodeInput(bytes, name);
   }
 
   /** The text as first read, until the first pass takes it (for checks made before it). */
@@ -71,7 +71,7 @@ export class FileSource implements InputSource {
     }
     const bytes = this.readBytes(this.path);
     if (digestOf(bytes) !== this.digest) throw new InputError('changed while it was audited (its text differs from the first read); audit it again', this.name);
-    return bytes.toString('utf8');
+    return decodeInput(bytes, this.name);
   }
 }
 

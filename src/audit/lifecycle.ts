@@ -1,9 +1,10 @@
 // Reading container hooks and commands: what a postStart or preStop handler does, and for how long.
 
-import { analyzeArgv, type ShellFacts } from './shell.js';
+import { analyzeArgv, CURRENT_LISTENERS, type Listeners, type ShellFacts } from './shell.js';
 import type { ContainerView, Subject } from './subject.js';
 import { asArray, asString, get, getIn, isObject, type JsonObject } from './types.js';
 import { durationSeconds } from './settings.js';
+import { releaseAtLeast } from './release.js';
 
 export type HookName = 'postStart' | 'preStop';
 
@@ -19,23 +20,27 @@ export interface HandlerFacts {
   readinessWait: ShellFacts['readinessWait'];
 }
 
-const cache = new WeakMap<object, HandlerFacts | null>();
+const cache = new WeakMap<object, Map<Listeners, HandlerFacts | null>>();
 
+/** A container's hook, read against the sockets its pod's proxy listens on (the pod shares one network). */
 export function hook(c: ContainerView, name: HookName): HandlerFacts | undefined {
   const h = getIn(c.spec, ['lifecycle', name]);
   if (!isObject(h)) return undefined;
-  const hit = cache.get(h);
+  const listeners = c.listeners ?? CURRENT_LISTENERS;
+  let byModel = cache.get(h);
+  if (!byModel) cache.set(h, (byModel = new Map()));
+  const hit = byModel.get(listeners);
   if (hit !== undefined) return hit ?? undefined;
-  const facts = handlerFacts(h);
-  cache.set(h, facts ?? null);
+  const facts = handlerFacts(h, listeners);
+  byModel.set(listeners, facts ?? null);
   return facts;
 }
 
-export function handlerFacts(h: JsonObject): HandlerFacts | undefined {
+export function handlerFacts(h: JsonObject, listeners: Listeners = CURRENT_LISTENERS): HandlerFacts | undefined {
   const exec = get(h, 'exec');
   if (isObject(exec)) {
     const argv = asArray(get(exec, 'command')).map(String);
-    const shell = analyzeArgv(argv);
+    const shell = analyzeArgv(argv, listeners);
     return { kind: 'exec', text: argv.join(' '), argv, shell, seconds: shell.seconds, readinessWait: shell.readinessWait };
   }
   const sleep = get(h, 'sleep');
@@ -137,27 +142,37 @@ export function exitOnZeroActive(v: string | undefined): boolean {
 }
 
 export interface Drain {
+  /** The timed part of the drain (with exitOnZero, only its minimum: the wait for connections follows). */
   seconds: number;
   /** The setting that gives it, as users write it. */
   what: string;
+  /**
+   * EXIT_ON_ZERO_ACTIVE_CONNECTIONS=true: pilot-agent sleeps MINIMUM_DRAIN_DURATION, then waits for zero
+   * active connections with no bound but SIGKILL (terminationDrainDuration is not used on that path).
+   */
   exitOnZero: boolean;
   /** Where it is set: a ProxyConfig key, or the proxy container's env. */
   source: { proxyConfig: string } | { env: string };
 }
 
 /**
- * How long the proxy drains after SIGTERM: MINIMUM_DRAIN_DURATION with exit-on-zero, else the
- * longest of terminationDrainDuration (ProxyConfig) and the 1.5-1.9 env TERMINATION_DRAIN_DURATION_SECONDS.
+ * How long the proxy drains after SIGTERM. With EXIT_ON_ZERO_ACTIVE_CONNECTIONS=true the timed part is
+ * MINIMUM_DRAIN_DURATION (5 s by default) and an unbounded wait for connections follows; otherwise the
+ * longer of terminationDrainDuration (ProxyConfig: mesh defaultConfig, the pod's proxy.istio.io/config)
+ * and, in 1.4 to 1.9, the proxy's env TERMINATION_DRAIN_DURATION_SECONDS. There is no per-pod
+ * sidecar.istio.io/terminationDrainDuration annotation in any release: none is read.
  */
 export function proxyDrain(s: Subject): Drain {
   const exitOnZero = exitOnZeroActive(proxyEnv(s, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'));
   if (exitOnZero) {
     const min = durationSeconds(proxyEnv(s, 'MINIMUM_DRAIN_DURATION') ?? '5s') ?? 5;
-    return { seconds: min, what: 'MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS)', exitOnZero, source: { proxyConfig: 'proxyMetadata' } };
+    return { seconds: min, what: 'MINIMUM_DRAIN_DURATION, with EXIT_ON_ZERO_ACTIVE_CONNECTIONS', exitOnZero, source: { proxyConfig: 'proxyMetadata' } };
   }
   const d = durationSeconds(get(s.settings.proxyConfig, 'terminationDrainDuration') ?? '5s') ?? 5;
   const drain: Drain = { seconds: d, what: 'terminationDrainDuration', exitOnZero, source: { proxyConfig: 'terminationDrainDuration' } };
-  // whole seconds, read by pilot-agent before ProxyConfig had the field
+  // whole seconds, read by pilot-agent 1.4 to 1.9, before ProxyConfig had the field and until 1.10 dropped it
+  const r = s.release;
+  if (r && !r.lowerBound && (releaseAtLeast(r, 1, 10) || !releaseAtLeast(r, 1, 4))) return drain;
   const env = proxyEnv(s, 'TERMINATION_DRAIN_DURATION_SECONDS');
   const envSeconds = env !== undefined && /^\s*\d+\s*$/.test(env) ? Number(env) : undefined;
   if (envSeconds !== undefined && envSeconds > drain.seconds) {

@@ -4,6 +4,7 @@
 
 import { detectIstioVersion } from '../istio/version.js';
 import { PROXY } from './workload.js';
+import { CURRENT_LISTENERS, type Listeners } from './shell.js';
 import { asArray, asString, get, getIn, type JsonObject } from './types.js';
 
 export interface Release {
@@ -83,4 +84,50 @@ export function templateFeatures(configText: string): TemplateFeatures {
     native: /ENABLE_NATIVE_SIDECARS|\.NativeSidecars\b|sidecar\.istio\.io\/nativeSidecar/.test(configText),
     nativeAnnotation: /sidecar\.istio\.io\/nativeSidecar/.test(configText),
   };
+}
+
+/** The value of `--flag N` or `--flag=N` among a container's args. */
+function argValue(args: string[], flag: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === flag) return args[i + 1];
+    if (args[i]!.startsWith(`${flag}=`)) return args[i]!.slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+const listenerModels = new Map<string, Listeners>();
+
+/**
+ * The sockets the pod's proxy listens on while it runs, as far as its release and its args tell:
+ * pilot-agent's status port exists from 1.0.6 and the templates before 1.6 passed `--statusPort` only
+ * when it was on (the values' statusPort was 0 in 1.0.x), so an older proxy without the flag has none;
+ * Envoy's readiness port 15021 came in 1.6, and an older proxy's inbound (15006) and stats (15090)
+ * ports are counted when its init container's args and its ports show them. A current or unknown
+ * release gets the current sockets.
+ */
+export function proxyListeners(spec: JsonObject, release: Release | undefined, proxyConfig: JsonObject): Listeners {
+  const containers = [...asArray(get(spec, 'initContainers')), ...asArray(get(spec, 'containers'))];
+  const proxy = containers.find((c) => get(c, 'name') === PROXY);
+  const args = asArray(get(proxy, 'args')).map(String);
+  const flag = argValue(args, '--statusPort');
+  const old = !!release && !release.lowerBound && !releaseAtLeast(release, 1, 6);
+  if (flag === undefined && !old) {
+    const port = get(proxyConfig, 'statusPort');
+    if (port === undefined || port === 15020) return CURRENT_LISTENERS;
+  }
+  const sockets: [string, number][] = [['envoy', 15000], ['envoy', 15001]];
+  const init = containers.find((c) => get(c, 'name') === 'istio-init');
+  if (!old || asArray(get(init, 'args')).map(String).includes('15006')) sockets.push(['envoy', 15006]);
+  let agentWhy: string | undefined;
+  const statusPort = flag !== undefined ? Number(flag) : old ? 0 : Number(get(proxyConfig, 'statusPort'));
+  if (Number.isInteger(statusPort) && statusPort > 0) {
+    sockets.push(['pilot-agent', statusPort]);
+    agentWhy = flag !== undefined ? `--statusPort ${statusPort}` : `statusPort ${statusPort}`;
+  }
+  if (!old) sockets.push(['envoy', 15021]);
+  if (!old || asArray(get(proxy, 'ports')).some((p) => get(p, 'containerPort') === 15090)) sockets.push(['envoy', 15090]);
+  const key = JSON.stringify([sockets, agentWhy]);
+  let model = listenerModels.get(key);
+  if (!model) listenerModels.set(key, (model = { sockets, ...(agentWhy ? { agentWhy } : {}) }));
+  return model;
 }

@@ -243,6 +243,15 @@ class Parser {
   }
   /** Compound commands the input ends inside of (`while ...` without `done`): a shell rejects them. */
   readonly unclosed: string[] = [];
+  /** Operators where a command must be (`&&` opening a line, `|` with nothing after it): a shell rejects them. */
+  readonly misplaced: string[] = [];
+
+  /** The operator at pos has no command before it: what the shell says about it. */
+  private noCommandBefore(op: string): void {
+    const prev = this.toks[this.pos - 1];
+    const lineStart = prev?.kind === 'op' && prev.op === '\n';
+    this.misplaced.push(lineStart ? `a line that begins with \`${op}\` (it belongs at the end of the line before)` : `\`${op}\` with no command before it`);
+  }
 
   private expectWord(v: string): void {
     this.skipNewlines();
@@ -273,6 +282,7 @@ class Parser {
       const node = this.andOr();
       let background = false;
       if (this.isOp('&')) {
+        if (this.pos === start) this.noCommandBefore('&');
         background = true;
         this.pos++;
       }
@@ -283,13 +293,18 @@ class Parser {
   }
 
   private andOr(): Node {
+    const start = this.pos;
     const items = [this.pipeline()];
     const ops: string[] = [];
     while (this.isOp('&&') || this.isOp('||')) {
-      ops.push((this.peek() as Op).op);
+      const op = (this.peek() as Op).op;
+      if (this.pos === start) this.noCommandBefore(op);
+      ops.push(op);
       this.pos++;
       while (this.isOp('\n')) this.pos++;
+      const at = this.pos;
       items.push(this.pipeline());
+      if (this.pos === at) this.misplaced.push(`\`${op}\` with no command after it`);
     }
     return items.length === 1 ? items[0]! : { t: 'andor', items, ops };
   }
@@ -300,11 +315,15 @@ class Parser {
       negated = true;
       this.pos++;
     }
+    const start = this.pos;
     const cmds = [this.command()];
     while (this.isOp('|')) {
+      if (this.pos === start) this.noCommandBefore('|');
       this.pos++;
       while (this.isOp('\n')) this.pos++;
+      const at = this.pos;
       cmds.push(this.command());
+      if (this.pos === at) this.misplaced.push('`|` with no command after it');
     }
     return cmds.length === 1 && !negated ? cmds[0]! : { t: 'pipeline', cmds, negated };
   }
@@ -459,7 +478,8 @@ export function parseShell(src: string): Node {
 
 /**
  * Why a POSIX shell would reject the script before running it to the end: a quote, a substitution
- * or a compound command left open when the text ends. Only what every shell rejects is reported.
+ * or a compound command left open when the text ends, or an operator where a command must be (a line
+ * that begins with `&&`). Only what every shell rejects is reported.
  */
 export function syntaxError(src: string): string | undefined {
   // a here-document's body is text, quotes and all: not read here
@@ -517,7 +537,7 @@ export function syntaxError(src: string): string | undefined {
   const p = new Parser(lex(src), src);
   p.parseAll();
   if (p.unclosed.length) return `a compound command without its \`${p.unclosed[0]}\``;
-  return undefined;
+  return p.misplaced[0];
 }
 
 // ---------- facts ----------
@@ -611,6 +631,7 @@ interface Ctx {
 }
 
 class Analyzer {
+  constructor(readonly listeners: Listeners = CURRENT_LISTENERS) {}
   readonly facts: ShellFacts = {
     readinessWait: 'none',
     unboundedLoops: [],
@@ -713,7 +734,7 @@ class Analyzer {
       if (constantCondition(node.cond, node.kind === 'while')) {
         reason = `\`${node.kind} ${condText(node.cond)}\` has no break or exit`;
       } else if (!boundedByCounter(node)) {
-        reason = neverFalseListenerCount(node) ?? proxyListenerWait(node);
+        reason = neverFalseListenerCount(node, this.listeners) ?? proxyListenerWait(node, this.listeners);
       }
     }
     const fact: LoopFact = { text: node.text, unbounded: !!reason, reason, background: ctx.background };
@@ -1022,10 +1043,11 @@ function dropsOnlyEnvoy(p: string[][]): boolean {
 }
 
 /**
- * A loop that waits until no listener but envoy is left: pilot-agent also listens (15020), so a count
- * that does not exclude it can never reach zero.
+ * A loop that waits until no listener but envoy is left: where pilot-agent also listens (its status
+ * port, 15020), a count that does not exclude it can never reach zero.
  */
-function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | undefined {
+function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>, listeners: Listeners): string | undefined {
+  const agent = listeners.sockets.find(([p]) => p === 'pilot-agent');
   const subs: string[] = [];
   const collect = (n: Node): void => {
     if (n.t === 'simple') for (const w of n.argv) subs.push(...w.subs);
@@ -1061,10 +1083,10 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
       const cmp = condWords.join(' ');
       const whileNonZero = node.kind === 'while' && /(-ne|-gt|!=)\s*"?0"?(\s|$|\])|-ge\s*"?1"?/.test(cmp);
       const untilZero = node.kind === 'until' && /(-eq|==?|-lt\s*"?1"?)\s*"?0?"?(\s|$|\])/.test(cmp);
-      if (dropsOnlyEnvoy(p) && (whileNonZero || untilZero)) {
-        return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so the count never reaches 0`;
+      if (agent && dropsOnlyEnvoy(p) && (whileNonZero || untilZero)) {
+        return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (${listeners.agentWhy ?? agent[1]}), so the count never reaches 0`;
       }
-      const left = proxyLinesLeft(p);
+      const left = proxyLinesLeft(p, listeners);
       if (left && countNeverReaches(node.kind, cmp, left.count)) {
         return `it waits for a listener count (${p.map((a) => a.join(' ')).join(' | ')}) that the proxy's own listeners keep at ${left.count} or more (${left.kept}) until the proxy stops, which is after this hook`;
       }
@@ -1076,27 +1098,40 @@ function neverFalseListenerCount(node: Extract<Node, { t: 'loop' }>): string | u
     const p = pipelineArgv(term.cmds);
     if (!p.some((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')))) continue;
     const last = p[p.length - 1] ?? [];
-    if (!isGrep(last) || grepInverted(last) || !dropsOnlyEnvoy(p)) continue;
+    if (!agent || !isGrep(last) || grepInverted(last) || !dropsOnlyEnvoy(p)) continue;
     // runs while a line is left: `while` on the pipeline, or `until !` on it
     if ((node.kind === 'while') !== term.negated) {
-      return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (15020), so a line is always left`;
+      return `it waits until only envoy listens (${p.map((a) => a.join(' ')).join(' | ')}), but pilot-agent also listens (${listeners.agentWhy ?? agent[1]}), so a line is always left`;
     }
   }
   return undefined;
 }
 
-/** The proxy's own listening sockets while it runs: envoy's (admin, outbound, inbound, readiness, stats) and pilot-agent's. */
-const PROXY_LISTENERS: readonly [string, number][] = [
-  ['envoy', 15000],
-  ['envoy', 15001],
-  ['envoy', 15006],
-  ['pilot-agent', 15020],
-  ['envoy', 15021],
-  ['envoy', 15090],
-];
+/**
+ * The sockets the proxy container listens on while it runs, which differ by release (pilot-agent's
+ * status port came in 1.0.6, off by default until 1.1; Envoy's 15021 came in 1.6), and what a message
+ * says of pilot-agent's (`15020`, `--statusPort 15020`).
+ */
+export interface Listeners {
+  sockets: readonly (readonly [process: string, port: number])[];
+  agentWhy?: string;
+}
+
+/** A current proxy: envoy's admin, outbound, inbound, readiness and stats ports and pilot-agent's status port. */
+export const CURRENT_LISTENERS: Listeners = {
+  sockets: [
+    ['envoy', 15000],
+    ['envoy', 15001],
+    ['envoy', 15006],
+    ['pilot-agent', 15020],
+    ['envoy', 15021],
+    ['envoy', 15090],
+  ],
+};
 
 /** The lines a listener command prints for the proxy's own sockets (and its header lines), as the tool formats them. */
-function listenerLines(argv: string[]): string[] {
+function listenerLines(argv: string[], listeners: Listeners): string[] {
+  const PROXY_LISTENERS = listeners.sockets;
   const cmd = base(argv[0] ?? '');
   const shortFlags = argv.slice(1).filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
   const withProcess = cmd === 'lsof' || shortFlags.includes('p') || argv.includes('--program') || argv.includes('--processes');
@@ -1150,10 +1185,10 @@ function grepTest(a: string[]): ((line: string) => boolean) | undefined {
  * How many lines of the proxy's own (and header lines) a listener pipeline that excludes something
  * still counts while the proxy runs. Undefined when the pipeline holds a stage this cannot follow.
  */
-function proxyLinesLeft(p: string[][]): { count: number; kept: string } | undefined {
+function proxyLinesLeft(p: string[][], listeners: Listeners): { count: number; kept: string } | undefined {
   if (!p.some((a) => isGrep(a) && grepInverted(a))) return undefined;
   const lister = p.findIndex((a) => ['netstat', 'ss', 'lsof'].includes(base(a[0] ?? '')));
-  let lines = listenerLines(p[lister]!);
+  let lines = listenerLines(p[lister]!, listeners);
   for (const a of p.slice(lister + 1)) {
     const cmd = base(a[0] ?? '');
     if (isGrep(a)) {
@@ -1270,7 +1305,7 @@ const PROXY_OWN_PORTS = /(^|[^\d])(15000|15020|15021|15090)([^\d]|$)/;
  * A loop that waits for one of the proxy's own ports (admin 15000, pilot-agent 15020, readiness
  * 15021, stats 15090) to stop listening: they close only when the proxy stops, after the hook.
  */
-function proxyListenerWait(node: Extract<Node, { t: 'loop' }>): string | undefined {
+function proxyListenerWait(node: Extract<Node, { t: 'loop' }>, listeners: Listeners): string | undefined {
   const pipes: { cmds: string[][]; negated: boolean; inSub: boolean }[] = [];
   const fromNode = (n: Node, inSub: boolean): void => {
     if (n.t === 'pipeline') pipes.push({ cmds: pipelineArgv(n.cmds), negated: n.negated, inSub });
@@ -1291,7 +1326,8 @@ function proxyListenerWait(node: Extract<Node, { t: 'loop' }>): string | undefin
       if (!isGrep(a) || grepInverted(a)) continue;
       port ??= grepPatterns(a).map((x) => PROXY_OWN_PORTS.exec(x)?.[2]).find(Boolean);
     }
-    if (!port) continue;
+    // a port this release's proxy never listens on is gone from the start
+    if (!port || !listeners.sockets.some(([, x]) => String(x) === port)) continue;
     // runs while the port is found: `while [ -n "$(...)" ]`, `while ... | grep -q`, a count above 0
     let whilePresent: boolean;
     if (p.inSub) {
@@ -1334,9 +1370,9 @@ function forCount(node: Extract<Node, { t: 'for' }>): number | undefined {
   return count;
 }
 
-/** Analyse a script (the body of `sh -c`). */
-export function analyzeScript(script: string): ShellFacts {
-  const a = new Analyzer();
+/** Analyse a script (the body of `sh -c`); listener counts are judged against the proxy's sockets. */
+export function analyzeScript(script: string, listeners: Listeners = CURRENT_LISTENERS): ShellFacts {
+  const a = new Analyzer(listeners);
   const bad = syntaxError(script);
   if (bad) {
     // the shell stops at the error: nothing past it runs, so only the failure is a fact
@@ -1351,10 +1387,10 @@ export function analyzeScript(script: string): ShellFacts {
 }
 
 /** Analyse an exec handler or an entrypoint: argv as Kubernetes runs it (no shell unless it is one). */
-export function analyzeArgv(argv: string[]): ShellFacts {
+export function analyzeArgv(argv: string[], listeners: Listeners = CURRENT_LISTENERS): ShellFacts {
   const script = shellScript(argv);
-  if (script !== undefined) return analyzeScript(script);
-  const a = new Analyzer();
+  if (script !== undefined) return analyzeScript(script, listeners);
+  const a = new Analyzer(listeners);
   const words = argv.map((v) => ({ kind: 'word' as const, raw: /[\s'"]/.test(v) ? JSON.stringify(v) : v, value: v, subs: [], quoted: false }));
   a.facts.seconds = a.walk({ t: 'simple', argv: words }, { background: false, inLoop: false, depth: 0 });
   finish(a.facts);

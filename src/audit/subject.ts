@@ -5,7 +5,8 @@ import type { IstioConfig } from './context.js';
 import { InputError } from './input.js';
 import { modelInject, type InjectContext, type InjectFn } from './inject.js';
 import { InjectorUnavailable } from './render.js';
-import { podRelease, templateFeatures, type Release, type TemplateFeatures } from './release.js';
+import { podRelease, proxyListeners, templateFeatures, type Release, type TemplateFeatures } from './release.js';
+import type { Listeners } from './shell.js';
 import { computeSettings, podEvidence, podSpecPrefix, type Settings } from './settings.js';
 import { isInjected, PROXY, type Workload } from './workload.js';
 import { asArray, get, getIn, isObject, kubeAtLeast, lazyEvidence, type Evidence, type JsonObject, type KubeVersion, type PathSeg } from './types.js';
@@ -20,7 +21,9 @@ export type Injection =
   /** No injector template at hand (or `--model`): the built-in model of its lifecycle decisions. */
   | 'modelled'
   /** No proxy: opted out, or the injector left it alone. */
-  | 'none';
+  | 'none'
+  /** The injector fails on this pod (injectionError): istiod's webhook rejects it. */
+  | 'failed';
 
 export interface ContainerView {
   name: string;
@@ -33,6 +36,8 @@ export interface ContainerView {
   native: boolean;
   /** Index in the input's pod spec, when the container was written there. */
   inputIndex?: number;
+  /** The sockets the pod's proxy listens on (what a listener count in a hook sees), as its release has them. */
+  listeners?: Listeners;
 }
 
 export interface Subject {
@@ -53,6 +58,8 @@ export interface Subject {
   template?: TemplateFeatures;
   /** Evidence for rel inside a container (or the pod spec when c is undefined). */
   at(c: ContainerView | undefined, rel: PathSeg[]): Evidence;
+  /** istiod's error when the injector fails on this pod (a requested template it lacks, an annotation it refuses). */
+  injectionError?: string;
 }
 
 export interface SubjectOptions {
@@ -68,6 +75,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
   const settings = computeSettings(w, o.config, { nativeSidecars: o.nativeSidecars, kubeVersion: o.kubeVersion });
   let spec = w.spec;
   let injection: Injection = 'none';
+  let injectionError: string | undefined;
   if (isInjected(w)) injection = 'injected';
   else if (o.injectable) {
     const iw = {
@@ -95,19 +103,28 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
         rendered = o.inject(iw, ctx);
         injection = rendered ? 'rendered' : 'none';
       } catch (e) {
-        if (!(e instanceof InjectorUnavailable)) throw injectorFailed(w, o.config, e);
-        unavailable = true;
+        if (e instanceof InjectorUnavailable) unavailable = true;
+        // a template that does not parse fails every pod: the input is bad, as for render
+        else if (e instanceof InputError) throw injectorFailed(w, o.config, e);
+        else {
+          // this pod alone: istiod rejects it, the rest of the input is judged (injection-fails)
+          injectionError = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+          injection = 'failed';
+        }
       }
     }
     // no template at hand (or --model): the model of the injector's lifecycle decisions; a template
     // that fails is an error of its own, never papered over by the model
-    if (!o.inject || unavailable) {
+    if ((!o.inject || unavailable) && injection !== 'failed') {
       rendered = modelInject(iw, ctx, settings);
       injection = 'modelled';
     }
     if (rendered) spec = rendered;
   }
 
+  const configText = getIn(o.config.injector?.object, ['data', 'config']);
+  const release = podRelease(spec, settings.values, configText);
+  const listeners = proxyListeners(spec, release, settings.proxyConfig);
   const rawIndex = (field: 'containers' | 'initContainers', name: string): number | undefined => {
     const i = asArray(get(w.spec, field)).findIndex((c) => get(c, 'name') === name);
     return i >= 0 ? i : undefined;
@@ -127,6 +144,7 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
           native: field === 'initContainers' && get(c, 'restartPolicy') === 'Always' && (!LEGACY_INITS.has(name) || legacyInitIsSidecar),
           // a pod-level istio-proxy override is not where the injected proxy's fields come from
           inputIndex: name === PROXY && injection !== 'injected' ? undefined : inputIndex,
+          listeners,
         };
       });
   // Templates before native sidecars wrote `restartPolicy: Always` on istio-init, a field the API
@@ -164,10 +182,8 @@ export function buildSubject(w: Workload, o: SubjectOptions): Subject {
       ? { seconds: g, explicit: true, evidence: at(undefined, ['terminationGracePeriodSeconds']) }
       : { seconds: 30, explicit: false, evidence: lazyEvidence(() => ({ ...at(undefined, []), path: `${w.id}:${prefix}.terminationGracePeriodSeconds (default 30)` })) };
 
-  const configText = getIn(o.config.injector?.object, ['data', 'config']);
-  const release = podRelease(spec, settings.values, configText);
   const template = injection === 'rendered' && typeof configText === 'string' ? templateFeatures(configText) : undefined;
-  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at };
+  return { workload: w, spec, injection, settings, kubeVersion: o.kubeVersion, initContainers, containers, proxy, gateway, grace, release, template, at, ...(injectionError !== undefined ? { injectionError } : {}) };
 }
 
 /** The injector could not render this workload: a one-line error naming where, and the way out. */

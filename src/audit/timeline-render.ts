@@ -73,11 +73,14 @@ export function renderTimelineText(t: Timeline, opts: { color?: boolean; width?:
     completion.forEach((st) => step(' -', st));
   }
   const shutdown = t.steps.filter((s) => s.phase === 'shutdown');
-  lines.push('');
-  lines.push(bold('  Shutdown (on deletion):') + dim(' seconds after deletion; ~ = at the earliest'));
-  const times = shutdown.map((s) => `${s.approx ? '~' : ''}${fmtSeconds(s.at ?? 0)}`);
-  const timeW = Math.max(...times.map((x) => x.length));
-  shutdown.forEach((st, i) => step(times[i]!.padStart(timeW), st));
+  // a pod that is never created has no shutdown
+  if (shutdown.length) {
+    lines.push('');
+    lines.push(bold('  Shutdown (on deletion):') + dim(' seconds after deletion; ~ = at the earliest'));
+    const times = shutdown.map((s) => `${s.approx ? '~' : ''}${fmtSeconds(s.at ?? 0)}`);
+    const timeW = Math.max(...times.map((x) => x.length));
+    shutdown.forEach((st, i) => step(times[i]!.padStart(timeW), st));
+  }
   const rest = t.findings.filter((f) => !f.shown);
   if (rest.length) {
     lines.push('');
@@ -102,6 +105,8 @@ function describeInjection(i: Timeline['injection']): string {
       return "as the injector would render it (the audit's built-in model)";
     case 'none':
       return 'no sidecar';
+    case 'failed':
+      return 'the injector fails on it: istiod rejects the pod';
   }
 }
 

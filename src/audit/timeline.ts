@@ -13,7 +13,7 @@
 
 import { entrypointFacts, fmtSeconds, hook, isIstioInit, proxyDrain, waitTimeout, isIstioWait, type HandlerFacts } from './lifecycle.js';
 import { proxyExit } from './rules/job-never-completes.js';
-import { RULES } from './rules/index.js';
+import { applies, RULES } from './rules/index.js';
 import type { ContainerView, Subject } from './subject.js';
 import { get, getIn, isObject, kubeAtLeast, type Severity } from './types.js';
 
@@ -157,6 +157,7 @@ function findingsOf(s: Subject): TimelineFinding[] {
   const out: TimelineFinding[] = [];
   const seen = new Set<string>();
   for (const rule of RULES) {
+    if (!applies(rule, s)) continue;
     rule.check(s, (f) => {
       const container = f.container ?? null;
       const key = `${rule.id}\0${container}\0${f.message}`;
@@ -170,6 +171,7 @@ function findingsOf(s: Subject): TimelineFinding[] {
 
 export function timeline(s: Subject): Timeline {
   const findings = findingsOf(s);
+  if (s.injectionError !== undefined) return rejected(s, findings);
   let phaseNow: TimelineStep['phase'] = 'startup';
   const steps: TimelineStep[] = [];
   const lanes: Lane[] = [];
@@ -399,7 +401,8 @@ export function timeline(s: Subject): Timeline {
       lane.drain = drain.seconds;
       lane.exit = Math.min(want, lane.deadline);
       lane.killed = want > lane.deadline;
-      const st = sd(t, c.name, `SIGTERM (${why}): Envoy drains for ${fmtSeconds(drain.seconds)} (${drain.what})${window}.`, { approx: earliest && !late });
+      const rest = drain.exitOnZero ? `, then pilot-agent waits until no connection is active: a long-lived one keeps it until SIGKILL at ${fmtSeconds(lane.deadline)}` : '';
+      const st = sd(t, c.name, `SIGTERM (${why}): Envoy drains for ${drain.exitOnZero ? 'at least ' : ''}${fmtSeconds(drain.seconds)} (${drain.what})${rest}${window}.`, { approx: earliest && !late });
       if (lane.killed) {
         Object.assign(st, cite(['drain-exceeds-grace', 'prestop-never-exits'], c.name));
         st.text += ` The drain is cut short.`;
@@ -433,7 +436,7 @@ export function timeline(s: Subject): Timeline {
   if (classicProxy && laneOf.get(classicProxy)?.exit !== undefined) {
     const pl = laneOf.get(classicProxy)!;
     const late = mains.filter((c) => !c.isProxy && (laneOf.get(c)!.sigterm ?? 0) > pl.exit!).map((c) => c.name);
-    sd(pl.exit!, classicProxy.name, `${pl.killed ? 'killed' : 'exits'}: from now on no container of the pod can use the mesh${late.length ? `, yet ${late.join(', ')} ${late.length > 1 ? 'are' : 'is'} still shutting down` : ''}.`, late.length ? { level: 'caution', warn: true, approx: true } : { approx: !pl.killed });
+    sd(pl.exit!, classicProxy.name, `${pl.killed ? 'killed' : drain?.exitOnZero ? 'exits, at the earliest (once no connection is active)' : 'exits'}: from now on no container of the pod can use the mesh${late.length ? `, yet ${late.join(', ')} ${late.length > 1 ? 'are' : 'is'} still shutting down` : ''}.`, late.length ? { level: 'caution', warn: true, approx: true } : { approx: !pl.killed });
   }
   if (natives.length) {
     const order = [...natives].reverse();
@@ -445,7 +448,7 @@ export function timeline(s: Subject): Timeline {
       const turn = Math.min(Math.max(t, preEnd), grace);
       if (turn > preEnd) lane.waitFrom = preEnd;
       stopAt(c, lane, turn, turn >= grace ? 'grace period over' : 'its turn', true);
-      if (c.isProxy && lane.exit !== undefined) sd(lane.exit, c.name, `${lane.killed ? 'killed' : 'exits'}; the pod is gone.`, { approx: !lane.killed });
+      if (c.isProxy && lane.exit !== undefined) sd(lane.exit, c.name, `${lane.killed ? 'killed' : drain?.exitOnZero ? 'exits, at the earliest (once no connection is active)' : 'exits'}; the pod is gone.`, { approx: !lane.killed });
       t = lane.exit ?? turn;
     }
   }
@@ -504,5 +507,22 @@ export function timeline(s: Subject): Timeline {
     end: Math.max(end, ...killed.map((l) => l.deadline!)),
     findings,
     summary,
+  };
+}
+
+/** A pod the injector fails on: the API server never creates it, so nothing starts or stops. */
+function rejected(s: Subject, findings: TimelineFinding[]): Timeline {
+  for (const f of findings) if (f.rule === 'injection-fails') f.shown = true;
+  const text = `never created: istiod's injector fails on it (${s.injectionError}), and the webhook, which fails closed, makes the API server reject it.`;
+  return {
+    workload: s.workload.id,
+    injection: s.injection,
+    steps: [{ phase: 'startup', actor: 'pod', text, level: 'hazard', rule: 'injection-fails', warn: true }],
+    lanes: [],
+    grace: s.grace.seconds,
+    graceDefault: !s.grace.explicit,
+    end: 0,
+    findings,
+    summary: [{ text: 'Start-up never happens: istiod rejects the pod.', level: 'hazard', rule: 'injection-fails' }],
   };
 }

@@ -18,6 +18,9 @@ export interface Finding {
 /** The structured evidence behind a finding's location (file, line, col, and the workload path). */
 export const evidenceOf = new WeakMap<Finding, Evidence>();
 
+/** Where the workload a finding is about is in the input (file:line:col, else its id): what a cause lists it by. */
+export const workloadLocationOf = new WeakMap<Finding, string>();
+
 /** Where a piece of evidence is: a position in an input file, else a path inside a workload. */
 export interface Evidence {
   file?: string;
@@ -25,6 +28,8 @@ export interface Evidence {
   col?: number;
   /** Always set: `Kind/ns/name:spec.template.spec.containers[istio-proxy].lifecycle` or a values path. */
   path: string;
+  /** Written with a flag, in no file (`--set global.proxy.lifecycle...`): the finding's location. */
+  flag?: string;
 }
 
 export type JsonObject = { [k: string]: unknown };
@@ -108,6 +113,9 @@ export function lazyEvidence(f: () => Evidence): Evidence {
     },
     get path() {
       return get().path;
+    },
+    get flag() {
+      return get().flag;
     },
   };
 }

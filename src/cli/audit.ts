@@ -16,15 +16,17 @@ import {
   RULES,
   IGNORE_ANNOTATION,
   FileSource,
+  groupByCause,
   type AuditOptions,
   type InputText,
 } from '../audit/index.js';
 import { InputError } from '../audit/input.js';
+import { decodeInput } from '../yaml/load.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect } from './options.js';
 import { addInputOptions, inputsFromFlags, type InputFlags } from './inputs.js';
-import { InputTooLarge, readBytesLimited } from '../guard/fs.js';
-import { stdinTextSync } from './stdin.js';
+import { InputTooLarge, readBytesLimited, readReason } from '../guard/fs.js';
+import { stdinYamlTextSync } from './stdin.js';
 
 type AuditFlags = InputFlags & {
   output: 'text' | 'json' | 'sarif';
@@ -36,6 +38,8 @@ type AuditFlags = InputFlags & {
   model?: boolean;
   listRules?: boolean;
   disable: string[];
+  perWorkload?: boolean;
+  info?: boolean;
 };
 
 /** A file's bytes, or a one-line InputError naming it. */
@@ -44,8 +48,7 @@ function readFileBytes(file: string): Buffer {
     return readBytesLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(`${file}: ${e.message}`);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot read')}`);
+    throw new InputError(`${file}: ${readReason(e)}`);
   }
 }
 
@@ -53,14 +56,15 @@ function readInput(file: string): InputText {
   let text: string;
   if (file === '-') {
     try {
-      text = stdinTextSync();
+      text = stdinYamlTextSync();
     } catch (e) {
       if (e instanceof InputTooLarge) throw new InputError(`<stdin>: ${e.message}`);
+      if (e instanceof InputError) throw e;
       throw new InputError(`cannot read stdin: ${(e as Error).message}`);
     }
     file = '<stdin>';
   } else {
-    text = readFileBytes(file).toString('utf8');
+    text = decodeInput(readFileBytes(file), file);
   }
   if (text.trim() === '') throw new InputError(`${file}: empty input, nothing to audit`);
   return { name: file, text };
@@ -83,6 +87,8 @@ export function auditCommand(program: Command): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['info', 'warning', 'error']).default('error'))
     .option('--disable <rule>', 'do not apply this rule (repeatable, or comma-separated)', collect, [] as string[])
+    .option('--info', 'also report info findings (hidden by default, unless --fail-on info)')
+    .option('--per-workload', 'one entry per workload and finding, info included, as before findings were grouped by cause (text, JSON rows of rule, severity, workload, container, message, location, fix; SARIF)')
     .option('--timeline', 'explain start-up and shutdown step by step for each workload, instead of findings')
     .addOption(new Option('--timeline-format <format>', 'timeline format').choices(['text', 'svg']).default('text'))
     .option('--color', 'force colour')
@@ -95,6 +101,9 @@ export function auditCommand(program: Command): Command {
       '\nInputs: -f takes workloads, kind: List dumps, and the istio and istio-sidecar-injector ConfigMaps, which apply to\n' +
         'the workloads beside them as in the cluster; the injector flags override them and mean what they mean for render.\n' +
         `A workload annotated ${IGNORE_ANNOTATION}: "RULE: reason" is not reported for RULE (the reason is required).\n` +
+        '\nOne finding per cause: findings of one rule at one location (a line of injector values, the mesh ConfigMap,\n' +
+        'a --set) are one, listing the workloads it affects (JSON: affects and workloads; SARIF: related locations).\n' +
+        '--per-workload gives one entry per workload and finding instead; info findings are shown with --info.\n' +
         '\nExit codes: 0 no finding at or above --fail-on, 1 findings at or above --fail-on, 2 bad input or usage.\n' +
         'Example: kubectl get cm,deploy,job,cronjob -A -o yaml | sidecar-render audit -f -',
     )
@@ -154,12 +163,19 @@ function runAudit(flags: AuditFlags, extra: string[]): number {
           out(stackSvgs(tls.map(renderTimelineSvg)));
         } else out(renderTimelineSvg(tls[0]!));
       } else out(tls.map((t) => renderTimelineText(t, { color })).join('\n'));
-      return 0;
+      // the same hazards fail the run with or without --timeline
+      const failing = atOrAbove(result.findings, flags.failOn).length;
+      if (failing && !flags.quiet) process.stderr.write(`audit: ${failing} finding${failing === 1 ? '' : 's'} at or above ${flags.failOn} (the report without --timeline lists them)\n`);
+      return failing ? 1 : 0;
     }
     const findings = result.findings;
-    if (flags.output === 'json') writeInChunks(jsonReport(findings), out);
-    else if (flags.output === 'sarif') out(formatSarif(findings));
-    else writeInChunks(textReport(findings, { color, workloads: result.judged }), out);
+    // info is shown when asked for, or when it can fail the run
+    const byCause = !flags.perWorkload;
+    const shown = !byCause || flags.info || flags.failOn === 'info' ? findings : atOrAbove(findings, 'warning');
+    const hidden = shown.length < findings.length ? groupByCause(findings.filter((f) => f.severity === 'info')).length : 0;
+    if (flags.output === 'json') writeInChunks(jsonReport(shown, { byCause }), out);
+    else if (flags.output === 'sarif') out(formatSarif(shown, { byCause }));
+    else writeInChunks(textReport(shown, { color, workloads: result.judged, byCause, hidden }), out);
     return atOrAbove(findings, flags.failOn).length > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof InputError || e instanceof SyntaxError) {

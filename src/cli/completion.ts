@@ -6,6 +6,7 @@
 import { Argument, type Command, type Option } from 'commander';
 import { KNOWN_RELEASES } from '../istio/version.js';
 import { VERSION } from '../version.js';
+import { HELM_VERSION } from '../helm/objects.js';
 import { choicesOf } from './options.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -163,8 +164,8 @@ export function completionCommand(program: Command, full: () => Promise<Command>
 export function versionCommand(program: Command): void {
   program
     .command('version')
-    .description('print the version and the Istio releases whose injection is modelled')
+    .description('print the version, the Istio releases whose injection is modelled and the Helm whose `helm template` chart follows')
     .action(() => {
-      process.stdout.write(`sidecar-render ${VERSION}\nIstio releases: ${KNOWN_RELEASES.join(', ')}\n`);
+      process.stdout.write(`sidecar-render ${VERSION}\nIstio releases: ${KNOWN_RELEASES.join(', ')}\nHelm: ${HELM_VERSION.Version} (chart renders as its helm template)\n`);
     });
 }

@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import { Option, type Command } from 'commander';
-import { diffInjection, formatDiffText, type DiffSide } from '../diff/diff.js';
+import { diffInjection, failures, FAIL_ON, formatDiffText, type DiffSide, type FailOn } from '../diff/diff.js';
 import { RENDER_MODES, type NativeSidecarsMode, type RenderMode } from '../istio/inject.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect, oneOf } from './options.js';
@@ -30,6 +30,7 @@ interface DiffFlags {
   recursive?: boolean;
   quiet?: boolean;
   output: 'text' | 'json';
+  failOn: FailOn;
 }
 
 function isChart(p: string): boolean {
@@ -93,7 +94,17 @@ export function diffCommand(program: Command): void {
     .addOption(new Option('--mode <mode>', 'webhook (the pod as the API server defaulted it) or kube-inject (the pod as written)').argParser(oneOf('--mode', RENDER_MODES)).default('webhook'))
     .option('-q, --quiet', 'no assumptions lines on stderr')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addHelpText('after', '\nExit codes: 0 nothing differs; 1 some workload differs (for CI); 2 bad input or usage.\n')
+    .addOption(
+      new Option('--fail-on <what>', 'exit 1 on: changes (any field), lifecycle (start/stop order, hold, postStart, preStop, drain, grace, native sidecar, probes; a side that fails to render), findings (a new finding at or above error; findings:warning, findings:info)')
+        .argParser(oneOf('--fail-on', FAIL_ON))
+        .default('changes'),
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 nothing fails --fail-on; 1 some workload does (default changes: any difference); 2 bad input or usage.\n' +
+        'For upgrade previews in CI, --fail-on lifecycle passes an upgrade that only changes labels, env values or images,\n' +
+        'and fails one that moves the proxy or changes how the pod starts or stops; --fail-on findings fails on new hazards.\n',
+    )
     .action((files: string[], flags: DiffFlags) => {
       const from = side(flags.from, flags.fromValues, flags.fromSet, flags.fromIop, flags.fromMesh, '--from');
       const to = side(flags.to, flags.toValues, flags.toSet, flags.toIop, flags.toMesh, '--to');
@@ -111,7 +122,8 @@ export function diffCommand(program: Command): void {
         if (report.assumptions.from) process.stderr.write(`sidecar-render: --from: ${report.assumptions.from}\n`);
         if (report.assumptions.to) process.stderr.write(`sidecar-render: --to: ${report.assumptions.to}\n`);
       }
+      for (const w of report.warnings) process.stderr.write(`sidecar-render: warning: ${w}\n`);
       process.stdout.write(flags.output === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatDiffText(report));
-      process.exitCode = report.changed > 0 ? 1 : 0;
+      process.exitCode = failures(report, flags.failOn).length > 0 ? 1 : 0;
     });
 }

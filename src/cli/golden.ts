@@ -21,6 +21,7 @@ type GoldenFlags = LimitFlags &
     color?: boolean;
     run?: string;
     prune?: boolean;
+    goldenDir?: string;
     progress?: boolean;
   };
 
@@ -102,7 +103,7 @@ export function printCheck(r: CheckReport, flags: GoldenFlags, matrix: string, o
     out.write(`CHANGED ${res.name} (${res.golden})\n`);
     if (res.diff) out.write((color ? colorDiff(res.diff) : res.diff).replace(/\n?$/, '\n'));
   }
-  for (const s of r.stale) out.write(`STALE   ${s} (no case produces it; 'golden update --prune' removes it)\n`);
+  for (const s of r.stale) out.write(`STALE   ${s} (no case produces it; ${r.unrecorded.includes(s) ? 'not written by golden update of this matrix, so --prune leaves it' : "'golden update --prune' removes it"})\n`);
   out.write(summary(r) + '\n');
 }
 
@@ -114,7 +115,7 @@ export function printUpdate(r: UpdateReport, flags: GoldenFlags, out: NodeJS.Wri
   for (const a of r.added) out.write(`added    ${a}\n`);
   for (const u of r.updated) out.write(`updated  ${u}\n`);
   for (const x of r.removed) out.write(`removed  ${x}\n`);
-  for (const s of r.stale) out.write(`stale    ${s} (no case produces it; --prune removes it)\n`);
+  for (const s of r.stale) out.write(`stale    ${s} (no case produces it; ${r.unrecorded.includes(s) ? 'not written by golden update of this matrix, so --prune leaves it' : '--prune removes it'})\n`);
   for (const f of r.results.filter((x) => x.status === 'failed')) out.write(`FAILED   ${f.name}: ${f.error}\n`);
   out.write(`${r.added.length} added, ${r.updated.length} updated, ${r.passed} unchanged, ${r.removed.length} removed, ${r.stale.length} stale${r.failed ? `, ${r.failed} failed` : ''}\n`);
 }
@@ -130,12 +131,13 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .option('--color', 'colour diffs even when stdout is not a terminal')
     .option('--no-color', 'never colour diffs')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
+    .option('--golden-dir <dir>', "the golden directory, over the matrix's goldenDir (the only way to name one outside the matrix's folder)")
     .option('--no-progress', 'no progress lines on stderr');
   addInputOptions(check, { workloads: false });
   addLimitOptions(check).action(async (file: string, flags: GoldenFlags) => {
       const limits = limitsFromFlags(flags);
       const overrides = overridesOf(flags);
-      const m = loadMatrix(file);
+      const m = loadMatrix(file, flags.goldenDir !== undefined ? { goldenDir: flags.goldenDir } : {});
       const filter = selection(m, flags, file);
       const said = assumptionsOf(flags);
       const r = await checkMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}), onAssumptions: said.add }), { filter, onProgress: progress(flags, 'checked') });
@@ -149,14 +151,15 @@ export function goldenCommand(program: Command, deps: GoldenCommandDeps): void {
     .description('write new and changed golden files atomically; report stale ones')
     .argument('[matrix]', 'matrix file', 'golden.yaml')
     .addOption(new Option('-o, --output <format>', 'report format').choices(['text', 'json']).default('text'))
-    .option('--prune', 'remove golden files that no case produces')
+    .option('--prune', 'remove golden files that no case produces and an earlier golden update of this matrix wrote')
     .option('--run <names>', 'only cases whose name contains one of these comma-separated strings')
+    .option('--golden-dir <dir>', "the golden directory, over the matrix's goldenDir (the only way to name one outside the matrix's folder)")
     .option('--no-progress', 'no progress lines on stderr');
   addInputOptions(update, { workloads: false });
   addLimitOptions(update).action(async (file: string, flags: GoldenFlags) => {
       const limits = limitsFromFlags(flags);
       const overrides = overridesOf(flags);
-      const m = loadMatrix(file);
+      const m = loadMatrix(file, flags.goldenDir !== undefined ? { goldenDir: flags.goldenDir } : {});
       const filter = selection(m, flags, file);
       const said = assumptionsOf(flags);
       const r = await updateMatrix(m, deps.renderer(m, { limits, ...(overrides ? { overrides } : {}), onAssumptions: said.add }), { filter, prune: flags.prune, onProgress: progress(flags, 'rendered') });

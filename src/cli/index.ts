@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { clearStackExhausted, isStackOverflow, onBigStack, setForecasts, setLibraryBigStack, stackExhausted, stackForecast } from '../guard/stack.js';
 import { HeldOutput, runOnBigStack, writeChunks } from './bigstack.js';
+import { printable } from '../output/escape.js';
 import { resetStdin, stdinRead, stdinStreamed } from './stdin.js';
 
 type Register = (program: Command) => void;
@@ -161,7 +162,8 @@ async function run(argv: string[]): Promise<number> {
   return Number(process.exitCode ?? 0);
 }
 
+/** An error as one line for stderr: its first line, with the input's control characters escaped. */
 export function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return msg.split('\n')[0]!;
+  return printable(msg.split('\n')[0]!);
 }

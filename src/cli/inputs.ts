@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import { INPUT_OPTIONS, normalizeOptions, repeatable, type InjectorOptions, type InputOption } from '../inputs/options.js';
 import { collect, oneOf } from './options.js';
 import { InputTooLarge } from '../guard/fs.js';
-import { stdinText } from './stdin.js';
+import { stdinText, stdinYamlText } from './stdin.js';
 import { InputError } from '../yaml/load.js';
 
 /** The flags as commander leaves them: the options by their names, istioctl's spellings beside them. */
@@ -88,12 +88,13 @@ export function inputsFromFlags(flags: InputFlags, extraWorkloads: string[] = []
   return out as InjectorOptions;
 }
 
-/** Stdin's whole text. */
-export async function readStdin(): Promise<string> {
+/** Stdin's whole text; with `yaml`, decoded as yaml.v2 reads YAML input (invalid UTF-8 refused). */
+export async function readStdin(yaml = false): Promise<string> {
   try {
     // through process.stdin, not fd 0: a pipe, a file, a terminal and an in-process stream alike
-    return await stdinText();
+    return yaml ? await stdinYamlText() : await stdinText();
   } catch (e) {
+    if (e instanceof InputError) throw e;
     if (e instanceof InputTooLarge) throw new InputError(e.message, '<stdin>');
     throw new InputError(`cannot read stdin: ${(e as Error).message}`);
   }

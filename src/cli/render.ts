@@ -15,6 +15,7 @@ import { renderStream } from '../output/render.js';
 import { addLimitOptions, limitsFromFlags, type LimitFlags } from './limits.js';
 import { addInputOptions, inputsFromFlags, readStdin, type InputFlags } from './inputs.js';
 import { AtomicWriter } from '../guard/fs.js';
+import { printable } from '../output/escape.js';
 
 type RenderFlags = LimitFlags &
   InputFlags & {
@@ -69,7 +70,7 @@ printed back).
   );
   cmd.action(async (flags: RenderFlags) => {
     const req = requestFromFlags(flags);
-    if ((req.filename as string[]).includes('-')) req.stdin = await readStdin();
+    if ((req.filename as string[]).includes('-')) req.stdin = await readStdin(true);
     const out = flags.outputFile ? new AtomicFile(flags.outputFile) : new Stdout();
     // progress only where someone watches it, and not over the output itself
     const progress = !flags.quiet && flags.progress !== false && process.stderr.isTTY === true && (flags.outputFile !== undefined || process.stdout.isTTY !== true);
@@ -96,7 +97,7 @@ printed back).
         if (e.type === 'text') out.write(e.text);
         else if (e.type === 'assumptions') {
           if (!flags.quiet) process.stderr.write(`sidecar-render: ${e.text}\n`);
-        } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${e.text}\n`);
+        } else if (e.type === 'message') process.stderr.write(`${shown ? '\r\x1b[K' : ''}${printable(e.text)}\n`);
         else if (e.type === 'result') {
           // let the event loop run now and then: a reader gone away (| head) is noticed and ends the run
           if (++results % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));

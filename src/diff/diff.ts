@@ -1,14 +1,17 @@
 // What changes for each workload between two injector setups (an upgrade, a values change): every
 // workload rendered both ways and merged into its pod, then compared field by field, with a summary of
-// what changed for start-up and shutdown and the audit findings that appear or disappear.
+// what changed for start-up and shutdown and the audit findings that appear, go, or are still there.
 //
 //   const report = diffInjection({ injectorConfigmap: 'old.yaml' }, { chart: 'istiod-1.24' }, ['deploy.yaml']);
-//   report.changed   // workloads that differ
+//   report.changed                      // workloads that differ
+//   failures(report, 'lifecycle')       // those whose start-up or shutdown differs (what CI fails on)
 
-import { auditDetailed, type AuditOptions, type Finding, type InputText } from '../audit/index.js';
+import { auditDetailed, atOrAbove, type AuditOptions, type Finding, type InputText, type Severity } from '../audit/index.js';
 import { InputError } from '../yaml/load.js';
-import type { WorkloadResult } from '../istio/inject.js';
-import type { RenderRequest } from '../inputs/resolve.js';
+import { Renderer, type WorkloadResult } from '../istio/inject.js';
+import { has } from '../istio/releases.js';
+import { formatIstioVersion } from '../istio/version.js';
+import { resolveInputs, type RenderRequest } from '../inputs/resolve.js';
 import { textOf } from '../inputs/files.js';
 import type { InputFile } from '../inputs/options.js';
 import { renderRequest } from '../output/render.js';
@@ -43,6 +46,8 @@ export interface WorkloadDiff {
   after: Record<string, string>;
   findingsAppeared: Finding[];
   findingsGone: Finding[];
+  /** Findings on both sides (as the --to side words them): a pod that changed nothing may still be unhealthy. */
+  findingsStill: Finding[];
   /** A side on which the workload failed to render. */
   errors: { from?: string; to?: string };
 }
@@ -52,6 +57,20 @@ export interface DiffReport {
   changed: number;
   /** What each side's run assumed and where its inputs came from (render's assumptions line). */
   assumptions: { from?: string; to?: string };
+  /** What the report cannot show without more input: one line each (a side's behaviour that hangs on the Kubernetes version). */
+  warnings: string[];
+}
+
+/** What fails a diff in CI: any change, a start-up or shutdown change, or a new finding at or above a severity. */
+export type FailOn = 'changes' | 'lifecycle' | 'findings' | `findings:${Severity}`;
+export const FAIL_ON: readonly FailOn[] = ['changes', 'lifecycle', 'findings', 'findings:error', 'findings:warning', 'findings:info'];
+
+/** The workloads that fail the diff: changed; or whose lifecycle differs (a side failing to render counts); or with a new finding at or above the severity (`findings` is `findings:error`). */
+export function failures(r: DiffReport, on: FailOn): WorkloadDiff[] {
+  if (on === 'changes') return r.workloads.filter((w) => w.changed);
+  if (on === 'lifecycle') return r.workloads.filter((w) => w.lifecycle.length > 0 || w.errors.from !== w.errors.to);
+  const severity = (on.split(':')[1] ?? 'error') as Severity;
+  return r.workloads.filter((w) => atOrAbove(w.findingsAppeared, severity).length > 0);
 }
 
 /** What both sides share: the release, the cluster, istiod's environment, whose injection. */
@@ -67,7 +86,8 @@ function named(list: Json[]): boolean {
 export function fieldChanges(a: Json | undefined, b: Json | undefined, path = ''): FieldChange[] {
   const out: FieldChange[] = [];
   const walk = (x: Json | undefined, y: Json | undefined, p: string): void => {
-    if (x === undefined && y === undefined) return;
+    // a field set to null is one not set (the Go round trip's `creationTimestamp: null`): no one acts on it
+    if ((x === undefined || x === null) && (y === undefined || y === null)) return;
     if (x === undefined) return void out.push({ path: p, op: 'added', to: y! });
     if (y === undefined) return void out.push({ path: p, op: 'removed', from: x });
     if (isObject(x) && isObject(y)) {
@@ -186,6 +206,25 @@ function lifecycleChanges(fa: Record<string, string>, fb: Record<string, string>
 
 const findingKey = (f: Finding): string => `${f.workload}\0${f.rule}\0${f.container ?? ''}\0${f.severity}`;
 
+// ---------- what a side assumes ----------
+
+/**
+ * A side whose release turns native sidecars on by itself from a Kubernetes version (1.28+ on 1.33+)
+ * shows an older cluster when no --kube-version is given: a warning that says so.
+ */
+function kubeVersionWarning(side: DiffSide, opts: DiffOptions, flag: string): string | undefined {
+  if (opts.kubeVersion !== undefined || (opts.nativeSidecars !== undefined && String(opts.nativeSidecars) !== 'auto')) return undefined;
+  let version;
+  try {
+    const inputs = resolveInputs({ ...opts, ...side });
+    version = new Renderer(inputs, inputs.renderOptions).version;
+  } catch {
+    return undefined; // the render of the side says what is wrong
+  }
+  if (!has(version, 'native.autoFromKubeVersion')) return undefined;
+  return `${flag}: Istio ${formatIstioVersion(version)} runs the proxy as a native sidecar on Kubernetes 1.33 or later (ENABLE_NATIVE_SIDECARS not set), and no --kube-version was given, so this report shows a cluster older than 1.33; give --kube-version to see what the upgrade does on yours`;
+}
+
 // ---------- the report ----------
 
 /** The audit's options for a side: the same inputs, with what both sides share. */
@@ -204,6 +243,7 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: Input
   }
   const out: WorkloadDiff[] = [];
   const assumptions: DiffReport['assumptions'] = {};
+  const warnings = [kubeVersionWarning(from, opts, '--from'), kubeVersionWarning(to, opts, '--to')].filter((x): x is string => x !== undefined);
   for (const file of workloadFiles) {
     const ra = renderRequest({ ...opts, ...from, filename: file, merged: true });
     const rb = renderRequest({ ...opts, ...to, filename: file, merged: true });
@@ -225,15 +265,16 @@ export function diffInjection(from: DiffSide, to: DiffSide, workloadFiles: Input
       const kb = new Map(mine(fb).map((f) => [findingKey(f), f]));
       const appeared = [...kb.entries()].filter(([k]) => !ka.has(k)).map(([, f]) => f);
       const gone = [...ka.entries()].filter(([k]) => !kb.has(k)).map(([, f]) => f);
+      const still = [...kb.entries()].filter(([k]) => ka.has(k)).map(([, f]) => f);
       const errors = { ...(x?.error ? { from: x.error } : {}), ...(y?.error ? { to: y.error } : {}) };
       const before = lifecycleFacts(x);
       const after = lifecycleFacts(y);
       const lifecycle = lifecycleChanges(before, after);
       const changed = changes.length > 0 || appeared.length > 0 || gone.length > 0 || lifecycle.length > 0 || x?.error !== y?.error;
-      out.push({ workload: label, changed, changes, lifecycle, before, after, findingsAppeared: appeared, findingsGone: gone, errors });
+      out.push({ workload: label, changed, changes, lifecycle, before, after, findingsAppeared: appeared, findingsGone: gone, findingsStill: still, errors });
     }
   }
-  return { workloads: out, changed: out.filter((w) => w.changed).length, assumptions };
+  return { workloads: out, changed: out.filter((w) => w.changed).length, assumptions, warnings };
 }
 
 const show = (v: Json | undefined): string => {
@@ -241,12 +282,33 @@ const show = (v: Json | undefined): string => {
   return s === undefined ? '' : s.length > 120 ? s.slice(0, 117) + '...' : s;
 };
 
+/**
+ * Both sides of a change, each cut to about 120 characters around where they first differ, so that
+ * two long values (a sidecar.istio.io/status annotation) never read the same once shortened.
+ */
+export function showChange(a: Json | undefined, b: Json | undefined): [string, string] {
+  const x = JSON.stringify(a) ?? '';
+  const y = JSON.stringify(b) ?? '';
+  if (x.length <= 120 && y.length <= 120) return [x, y];
+  let at = 0;
+  while (at < x.length && at < y.length && x[at] === y[at]) at++;
+  const from = at < 60 ? 0 : at - 40;
+  const cut = (s: string): string => `${from > 0 ? '...' : ''}${s.slice(from, from + 117)}${from + 117 < s.length ? '...' : ''}`;
+  return [cut(x), cut(y)];
+}
+
+const findingLine = (mark: string, what: string, f: Finding): string => `  ${mark} finding (${what}) ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
+
 /** The report as text: per workload the lifecycle summary, findings that appear or go, then field changes. */
 export function formatDiffText(r: DiffReport): string {
   let out = '';
   for (const w of r.workloads) {
     out += `${w.workload}: ${w.changed ? 'changed' : 'unchanged'}\n`;
-    if (!w.changed) continue;
+    if (!w.changed) {
+      // unchanged is not healthy: what is wrong on both sides stays in view
+      for (const f of w.findingsStill) out += findingLine('=', 'still present', f);
+      continue;
+    }
     if (w.errors.from) out += `  failed before: ${w.errors.from}\n`;
     if (w.errors.to) out += `  failed after: ${w.errors.to}\n`;
     if (w.lifecycle.length) {
@@ -257,17 +319,25 @@ export function formatDiffText(r: DiffReport): string {
       const brief = ['native sidecar', 'proxy order', 'postStart', 'preStop'].filter((k) => f[k] !== undefined).map((k) => `${k} ${f[k]}`);
       out += `  lifecycle: unchanged${brief.length ? ` (${brief.join('; ')})` : ''}\n`;
     }
-    for (const f of w.findingsAppeared) out += `  + finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
-    for (const f of w.findingsGone) out += `  - finding ${f.severity} ${f.rule}${f.container ? ` [${f.container}]` : ''}: ${f.message}\n`;
+    for (const f of w.findingsAppeared) out += findingLine('+', 'new', f);
+    for (const f of w.findingsGone) out += findingLine('-', 'gone', f);
+    for (const f of w.findingsStill) out += findingLine('=', 'still present', f);
     if (w.changes.length) {
       out += `  ${w.changes.length} field change${w.changes.length === 1 ? '' : 's'}:\n`;
       for (const c of w.changes) {
         if (c.op === 'added') out += `    + ${c.path}: ${show(c.to)}\n`;
         else if (c.op === 'removed') out += `    - ${c.path}: ${show(c.from)}\n`;
-        else out += `    ~ ${c.path}: ${show(c.from)} -> ${show(c.to)}\n`;
+        else {
+          const [a, b] = showChange(c.from, c.to);
+          out += `    ~ ${c.path}: ${a} -> ${b}\n`;
+        }
       }
     }
   }
-  out += `${r.workloads.length} workload${r.workloads.length === 1 ? '' : 's'}, ${r.changed} changed\n`;
+  const lifecycle = failures(r, 'lifecycle').length;
+  const appeared = r.workloads.reduce((n, w) => n + w.findingsAppeared.length, 0);
+  const still = r.workloads.reduce((n, w) => n + w.findingsStill.length, 0);
+  const more = [lifecycle ? `${lifecycle} with a lifecycle change` : '', appeared ? `${appeared} new finding${appeared === 1 ? '' : 's'}` : '', still ? `${still} finding${still === 1 ? '' : 's'} still present` : ''].filter(Boolean);
+  out += `${r.workloads.length} workload${r.workloads.length === 1 ? '' : 's'}, ${r.changed} changed${more.length ? `; ${more.join(', ')}` : ''}\n`;
   return out;
 }

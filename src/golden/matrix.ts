@@ -19,12 +19,13 @@
 
 import { InputTooLarge, readTextLimited } from '../guard/fs.js';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
 import { matrixSchema } from './schema.js';
 import { INPUT_OPTIONS, LEGACY_NAMES, namesFiles, type InjectorOptions } from '../inputs/options.js';
-import { realPathLoose } from '../guard/fs.js';
+import { readReason, realPathLoose } from '../guard/fs.js';
 
 /**
  * What a case carries: render's inputs as its flags in camelCase (the one table of inputs,
@@ -122,8 +123,14 @@ function canonical(spec: Record<string, unknown>, where: () => string): CaseSpec
   return out as CaseSpec;
 }
 
+export interface MatrixOptions {
+  /** The golden directory given on the command line (relative to the working folder), over the matrix's
+   *  goldenDir; only so may it lie outside the matrix's folder. */
+  goldenDir?: string;
+}
+
 /** Parse and validate a matrix file's text; errors name the file, line and column. */
-export function parseMatrix(text: string, file: string): GoldenMatrix {
+export function parseMatrix(text: string, file: string, opts: MatrixOptions = {}): GoldenMatrix {
   const lineCounter = new LineCounter();
   const where = (offset: number | undefined): string => {
     if (offset === undefined) return file;
@@ -187,7 +194,12 @@ export function parseMatrix(text: string, file: string): GoldenMatrix {
     for (const [axis, entries] of Object.entries(e.axes)) e.axes[axis] = entries.map((c, i) => ({ ...canonical(c as unknown as Record<string, unknown>, named(['matrix', mi, 'axes', axis, i])), name: c.name }));
   }
   const baseDir = path.dirname(path.resolve(file));
-  const goldenDir = path.resolve(baseDir, m.goldenDir ?? 'golden');
+  const goldenDir = opts.goldenDir !== undefined ? path.resolve(opts.goldenDir) : path.resolve(baseDir, m.goldenDir ?? 'golden');
+  // golden update --prune removes what the golden directory holds: one that the matrix file alone
+  // names lies beside it, where its writer can see what is there
+  if (opts.goldenDir === undefined && m.goldenDir !== undefined && goldenDir !== baseDir && !isInside(baseDir, goldenDir)) {
+    throw new MatrixError(`${where(rangeStart(doc.get('goldenDir', true)))}: goldenDir ${m.goldenDir} is outside the matrix's folder; give it on the command line (--golden-dir) to use it`);
+  }
   const defaults = m.defaults ?? {};
   const cases: GoldenCase[] = [];
   const seen = new Map<string, string>();
@@ -275,9 +287,18 @@ function findKeyNode(mapNode: unknown, key: string): unknown {
   return pair?.key;
 }
 
-/** A case name as a file name: path separators and other awkward characters become "_". */
+/** The longest golden file name made from a case name, with room for an extension in a file system's 255 bytes. */
+const MAX_FILE_NAME = 200;
+
+/**
+ * A case name as a file name: path separators and other awkward characters become "_"; a name too long
+ * for a file keeps its start and ends in a digest of the whole name, so two long names stay apart.
+ */
 export function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
+  if (safe.length <= MAX_FILE_NAME) return safe;
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 16);
+  return `${safe.slice(0, MAX_FILE_NAME - digest.length - 1)}-${digest}`;
 }
 
 export function isInside(dir: string, file: string): boolean {
@@ -286,14 +307,13 @@ export function isInside(dir: string, file: string): boolean {
 }
 
 /** Read and parse a matrix file. */
-export function loadMatrix(file: string): GoldenMatrix {
+export function loadMatrix(file: string, opts: MatrixOptions = {}): GoldenMatrix {
   let text: string;
   try {
     text = readTextLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new MatrixError(`${file}: ${e.message}`);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new MatrixError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new MatrixError(`${file}: ${readReason(e)}`);
   }
-  return parseMatrix(text, file);
+  return parseMatrix(text, file, opts);
 }

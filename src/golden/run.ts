@@ -31,6 +31,9 @@ export interface CheckReport {
   failed: number;
   /** Golden files under the golden directory that no case produces. */
   stale: string[];
+  /** Those of them that no `golden update` of this matrix wrote (its record does not name them):
+   *  `--prune` leaves them in place. */
+  unrecorded: string[];
 }
 
 export interface RunOptions {
@@ -42,6 +45,28 @@ export interface RunOptions {
 
 function rel(m: GoldenMatrix, file: string): string {
   return path.relative(m.goldenDir, file).split(path.sep).join('/');
+}
+
+/**
+ * The golden files `golden update` wrote into the golden directory, one relative path a line, in a
+ * dotfile there: `--prune` removes a stale file only when the record names it, so a file the matrix did
+ * not write is never removed, whatever folder goldenDir names.
+ */
+const RECORD = '.sidecar-render-golden';
+
+function readRecord(m: GoldenMatrix): Set<string> {
+  try {
+    const text = fs.readFileSync(goldenTarget(m, path.join(m.goldenDir, RECORD)), 'utf8');
+    return new Set(text.split('\n').filter((l) => l !== '' && !l.startsWith('#')));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw e instanceof GoldenFileError ? new FileError(path.join(m.goldenDir, RECORD), e.message) : writeError(e, path.join(m.goldenDir, RECORD), 'cannot read');
+  }
+}
+
+function writeRecord(m: GoldenMatrix, files: Set<string>): void {
+  const text = `# golden files written by sidecar-render golden update for ${path.basename(m.file)}; --prune removes only these\n${[...files].sort().join('\n')}\n`;
+  writeFileAtomic(path.join(m.goldenDir, RECORD), text, { followLinks: false, createFolders: true });
 }
 
 /** A golden file that cannot be used: the text is the case's error. */
@@ -103,8 +128,9 @@ async function renderAll(
   }
   const produced = new Set(m.cases.map((c) => c.goldenPath));
   const stale = listFiles(m.goldenDir).filter((f) => !produced.has(f)).map((f) => rel(m, f));
+  const record = readRecord(m);
   const count = (s: CaseStatus) => results.filter((r) => r.status === s).length;
-  return { results, passed: count('passed'), changed: count('changed'), missing: count('missing'), failed: count('failed'), stale };
+  return { results, passed: count('passed'), changed: count('changed'), missing: count('missing'), failed: count('failed'), stale, unrecorded: stale.filter((f) => !record.has(f)) };
 }
 
 /** Render every case and compare with its golden file; writes nothing. */
@@ -151,12 +177,16 @@ export async function updateMatrix(m: GoldenMatrix, render: CaseRenderer, opts: 
   });
   const removed: string[] = [];
   const kept: string[] = [];
+  // what the matrix wrote and still has: the record before, less what is gone, with every golden there now
+  const record = readRecord(m);
+  for (const f of [...record]) if (!fs.existsSync(path.join(m.goldenDir, f))) record.delete(f);
+  for (const c of m.cases) if (fs.existsSync(c.goldenPath)) record.add(rel(m, c.goldenPath));
   if (opts.prune) {
     const realGolden = realPathLoose(m.goldenDir);
     for (const s of report.stale) {
       const file = path.join(m.goldenDir, s);
-      // a stale file is removed only where it really lies inside the golden directory
-      if (!isInside(realGolden, realPathLoose(file))) {
+      // a stale file is removed only when this matrix wrote it, and where it really lies inside the golden directory
+      if (!record.has(s) || !isInside(realGolden, realPathLoose(file))) {
         kept.push(s);
         continue;
       }
@@ -165,8 +195,11 @@ export async function updateMatrix(m: GoldenMatrix, render: CaseRenderer, opts: 
       } catch (e) {
         throw writeError(e, file, 'cannot remove');
       }
+      record.delete(s);
       removed.push(s);
     }
   }
-  return { ...report, added, updated, removed, stale: opts.prune ? kept : report.stale };
+  if (record.size > 0 || fs.existsSync(path.join(m.goldenDir, RECORD))) writeRecord(m, record);
+  const stale = opts.prune ? kept : report.stale;
+  return { ...report, added, updated, removed, stale, unrecorded: stale.filter((f) => !record.has(f)) };
 }

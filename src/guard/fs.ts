@@ -36,6 +36,27 @@ const REASONS: Record<string, string> = {
 };
 
 /** `file: cannot write: is a directory` for an fs error of writing `file`; other errors pass through. */
+const READ_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'no such file (a parent is not a directory)',
+  ELOOP: 'too many levels of symbolic links',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'file name too long',
+  EIO: 'input/output error',
+};
+
+/** Why a file could not be read, in words: never a bare errno code. */
+export function readReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && READ_REASONS[code]) return READ_REASONS[code]!;
+  // Node's own words for the rest: "EXDEV: cross-device link not permitted, open 'x'" -> the middle
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  return `cannot read: ${msg.replace(/^[A-Z][A-Z0-9_]+: /, '').replace(/, \w+ '.*'$/, '')}`;
+}
+
 export function writeError(e: unknown, file: string, verb = 'cannot write'): Error {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(String(e));
@@ -102,8 +123,10 @@ export function pendingTemporaries(): string[] {
 
 // ---------- writers ----------
 
+/** A temporary sibling; a long file name is cut so the temporary's name stays within the 255 bytes a
+ *  file system allows (the file itself may use them all). */
 function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file).slice(0, 64)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 }
 
 interface Target {
@@ -222,7 +245,11 @@ export class AtomicWriter {
     }
     this.fd = undefined;
     if (!this.target.through) {
-      fs.rmSync(this.tmp, { force: true });
+      try {
+        fs.rmSync(this.tmp, { force: true });
+      } catch {
+        // already failing with the error that says why; nothing was made to remove
+      }
       untrack(this.tmp);
     }
   }
@@ -347,8 +374,8 @@ export function readTextLimited(file: string | number, maxBytes = MAX_INPUT_BYTE
   return readBytesLimited(file, maxBytes).toString('utf8');
 }
 
-/** A stream's whole text (stdin), refused as soon as it passes maxBytes, so an endless stream ends. */
-export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+/** A stream's whole bytes (stdin), refused as soon as they pass maxBytes, so an endless stream ends. */
+export async function streamBytesLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of stream) {
@@ -357,7 +384,12 @@ export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, 
     if (size > maxBytes) throw new InputTooLarge(maxBytes);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
+}
+
+/** A stream's whole text (stdin), refused as soon as it passes maxBytes. */
+export async function streamTextLimited(stream: AsyncIterable<Buffer | string>, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  return (await streamBytesLimited(stream, maxBytes)).toString('utf8');
 }
 
 /** The lines of a stream (without their line ends), refusing a line longer than maxBytes. */

@@ -9,7 +9,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { InputError, loadYamlDocument, type LoadedDocument } from '../yaml/load.js';
+import { InputError, loadYamlDocument, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
@@ -56,6 +56,16 @@ const MAX_FILES = 10_000;
 /** Subcharts nest at most this deep (an archive can nest archives without end). */
 export const MAX_CHART_DEPTH = 32;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A YAML file as Helm reads it with sigs.k8s.io/yaml.Unmarshal (yaml.v2 underneath): its first
+ * document only; undefined when it has none (empty, or comments only), which Helm reads as an empty
+ * map. A key written twice keeps the last.
+ */
+export function firstYamlDocument(text: string, file: string): LoadedDocument | undefined {
+  if (text.trim() === '') return undefined;
+  return loadYamlDocuments(text, file, { format: 'yaml', duplicateKeys: 'last' })[0];
+}
 
 /** Load a chart directory or archive. */
 export function loadChart(where: string): Chart {
@@ -171,11 +181,7 @@ function readDirectory(root: string): ChartFile[] {
 }
 
 function yamlDoc(f: ChartFile, location: string): LoadedDocument | undefined {
-  const file = `${location}/${f.name}`;
-  const text = f.data.toString('utf8');
-  if (text.trim() === '') return undefined;
-  // Helm reads chart files with sigs.k8s.io/yaml.Unmarshal: a key written twice keeps the last
-  return loadYamlDocument(text, file, { format: 'yaml', duplicateKeys: 'last' });
+  return firstYamlDocument(f.data.toString('utf8'), `${location}/${f.name}`);
 }
 
 const METADATA_STRINGS = ['name', 'home', 'version', 'description', 'icon', 'apiVersion', 'condition', 'tags', 'appVersion', 'kubeVersion', 'type'];

@@ -12,22 +12,25 @@
 // Upstream: none (the library's `helm template`: a chart and values in, Helm's text out)
 
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { GoMap, GoValue } from '../go/reflect/value.js';
 import { newMap } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
-import { chartFullPath, cloneChart, loadChart, type Chart } from './chart.js';
+import { chartFullPath, cloneChart, isLibrary, loadChart, type Chart } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
 import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
-import { showOnly, sortManifests, templateOutput, type CrdFile, type Hook, type Manifest } from './manifests.js';
-import { applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
+import { showOnly, sortManifests, type CrdFile, type Hook, type Manifest } from './manifests.js';
+import { SET_KINDS, applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
+import { SetValuesError, type SetKind } from './strvals.js';
+import { copyData } from '../go/text/template/copy.js';
 import { validateAgainstSchema } from './schema.js';
 
 export { loadChart, loadArchive, loadFiles, chartFullPath, type Chart, type ChartFile, type ChartDependency } from './chart.js';
 export { coalesceChartValues, mergeMaps, applyHelmSet, processDependencies, processImportValues, readValuesText } from './values.js';
 export { sortManifests, splitManifests, templateOutput, showOnly, INSTALL_ORDER, type Manifest, type Hook } from './manifests.js';
 export { renderTemplates, templateOrder } from './engine.js';
-export { DEFAULT_KUBE_VERSION, DEFAULT_API_VERSIONS, parseKubeVersion } from './objects.js';
+export { DEFAULT_KUBE_VERSION, DEFAULT_API_VERSIONS, HELM_VERSION, parseKubeVersion } from './objects.js';
 export { validateAgainstSchema } from './schema.js';
 export { readTgz } from './tar.js';
 
@@ -39,11 +42,33 @@ export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, 
   values?: string[] | GoMap;
   /** @deprecated `values` (the files of -f) */
   valuesFiles?: string[];
-  /** --set a.b=c (typed) and --set-string (strings), applied in that order. */
+  /** --set a.b=c (typed values); Helm applies the kinds in the order --set-json, --set, --set-string,
+   *  --set-file, --set-literal, each parsed into the values of the files. */
   set?: string[];
+  /** --set-string: every value a string. */
   setString?: string[];
+  /** --set-json a={"b":1}: each value JSON. */
+  setJson?: string[];
+  /** --set-file a=PATH: each value the text of a file. */
+  setFile?: string[];
+  /** --set-literal a=TEXT: the rest of the text as it is. */
+  setLiteral?: string[];
   /** Print crds/ files first (helm template --include-crds). */
   includeCrds?: boolean;
+  /** --no-hooks: leave the hooks out. */
+  noHooks?: boolean;
+  /** --skip-tests: leave out hooks of the test event. */
+  skipTests?: boolean;
+  /** --skip-schema-validation: values.schema.json files are not checked. */
+  skipSchemaValidation?: boolean;
+  /** --output-dir: the documents go to files under this folder (returned in `outputs`). */
+  outputDir?: string;
+  /** --release-name: templates' files go under OUTPUT-DIR/RELEASE (CRDs stay under OUTPUT-DIR). */
+  useReleaseName?: boolean;
+  /** --dependency-update: Helm would download missing dependencies; here they are an error that says so. */
+  dependencyUpdate?: boolean;
+  /** --post-renderer: the CRDs and manifests (not the hooks) as text in, what replaces them out. */
+  postRender?: (manifests: string) => string;
   /** helm template --show-only: only the documents of templates matching these patterns. */
   showOnly?: string[];
   /** Where Helm's coalescing warnings go (default: dropped). */
@@ -51,7 +76,10 @@ export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, 
 }
 
 export interface ChartRender {
+  /** What helm template prints (after any "wrote" lines of --output-dir, which the writer prints). */
   text: string;
+  /** With outputDir, the files to write in order; nothing is written by renderChart itself. */
+  outputs: OutputFile[];
   manifests: Manifest[];
   hooks: Hook[];
   /** Values after coalescing, before any template changed them. */
@@ -63,18 +91,36 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read values file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read values file: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`, file);
   }
 }
 
-/** The user's values: files, then data, then --set and --set-string. */
+/** The user's values: files, then data, then --set-json, --set, --set-string, --set-file, --set-literal
+ *  (pkg/cli/values MergeValues). */
 export function userValues(opts: ChartRenderOptions): GoMap {
   let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
   const files = [...(opts.valuesFiles ?? []), ...(Array.isArray(opts.values) ? opts.values : [])];
   for (const f of files) v = mergeMaps(v, readValuesText(readText(f), f));
   if (opts.values && !Array.isArray(opts.values)) v = mergeMaps(v, opts.values);
-  for (const s of opts.set ?? []) v = applyHelmSet(v, s, false);
-  for (const s of opts.setString ?? []) v = applyHelmSet(v, s, true);
+  // the texts are parsed into the map itself: nothing of the caller's may be changed
+  v = copyData(v) as GoMap;
+  const lists: Record<SetKind, string[] | undefined> = {
+    'set-json': opts.setJson,
+    set: opts.set,
+    'set-string': opts.setString,
+    'set-file': opts.setFile,
+    'set-literal': opts.setLiteral,
+  };
+  const readFile = (p: string): string => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new SetValuesError(`open ${p}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`);
+    }
+  };
+  for (const kind of SET_KINDS) for (const s of lists[kind] ?? []) applyHelmSet(v, s, kind, readFile);
   return v;
 }
 
@@ -87,25 +133,59 @@ function crdFiles(c: Chart): CrdFile[] {
   return out;
 }
 
+/** ValidateReleaseName's pattern: a DNS-1123 subdomain; at most 53 characters. */
+const RELEASE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Install.availableName: the release name Helm accepts, or its error. */
+export function checkReleaseName(name: string): void {
+  if (name === '') throw new InputError(`release name "": no name provided`);
+  if (name.length > 53 || !RELEASE_NAME.test(name)) {
+    throw new InputError(`release name ${JSON.stringify(name)}: invalid release name, must match regex ${RELEASE_NAME.source} and the length must not be longer than 53`);
+  }
+}
+
+/** A file written by --output-dir: where, what, and whether it is added to what the run wrote before. */
+export interface OutputFile {
+  /** OUTPUT-DIR/CHART/templates/FILE, as Helm names it in its "wrote" line. */
+  path: string;
+  content: string;
+  /** Add to the file: an earlier document of the same template in this run wrote it (for hooks: the
+   *  file exists at all, from this run or an earlier one). */
+  append: 'no' | 'written' | 'exists';
+}
+
 /** helm template CHART [flags]. Throws InputError (one line, file:line:col where known) on bad input. */
 export function renderChart(source: Chart | string, opts: ChartRenderOptions = {}): ChartRender {
+  if (opts.kubeVersion !== undefined) {
+    const kv = parseKubeVersion(opts.kubeVersion);
+    if (typeof kv === 'string') throw new InputError(`invalid kube version '${opts.kubeVersion}': ${kv}`);
+  }
+  // what runInstall does before the release: values, the chart, whether it can be installed
+  const user = userValues(opts);
   const loaded = typeof source === 'string' ? loadChart(source) : source;
   const chart = cloneChart(loaded);
-  if (opts.kubeVersion !== undefined && !parseKubeVersion(opts.kubeVersion)) throw new InputError(`invalid kube version "${opts.kubeVersion}"`);
+  if (isLibrary(chart)) throw new InputError('library charts are not installable', `${chart.location}/Chart.yaml`);
   // helm template refuses a chart whose Chart.yaml lists a dependency charts/ does not hold
   const missing = chart.dependenciesMeta.filter((r) => !chart.dependencies.some((d) => d.name === r.name)).map((r) => r.name);
-  if (missing.length > 0) throw new InputError(`found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}`, `${chart.location}/Chart.yaml`);
-  const kubeVersion = parseKubeVersion(opts.kubeVersion ?? DEFAULT_KUBE_VERSION)!.version;
-  const wants = chart.metadata.kubeVersion;
-  if (typeof wants === 'string' && wants !== '' && !isCompatibleRange(wants, kubeVersion)) {
-    throw new InputError(`chart requires kubeVersion: ${wants} which is incompatible with Kubernetes ${kubeVersion}`, `${chart.location}/Chart.yaml`);
+  if (missing.length > 0) {
+    throw new InputError(
+      opts.dependencyUpdate
+        ? `found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}; --dependency-update would download them, and chart does not use the network: run \`helm dependency build\` first`
+        : `An error occurred while checking for chart dependencies. You may need to run \`helm dependency build\` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: ${missing.join(', ')}`,
+      `${chart.location}/Chart.yaml`,
+    );
   }
-  const user = userValues(opts);
+  checkReleaseName(opts.name ?? 'release-name');
   const warn = opts.warn ?? (() => {});
   processDependencies(chart, user, warn);
   processImportValues(chart, warn);
   const values = coalesceChartValues(chart, user, warn);
-  validateAgainstSchema(chart, values);
+  if (!opts.skipSchemaValidation) validateAgainstSchema(chart, values);
+  const kubeVersion = (parseKubeVersion(opts.kubeVersion ?? DEFAULT_KUBE_VERSION) as { version: string }).version;
+  const wants = chart.metadata.kubeVersion;
+  if (typeof wants === 'string' && wants !== '' && !isCompatibleRange(wants, kubeVersion)) {
+    throw new InputError(`chart requires kubeVersion: ${wants} which is incompatible with Kubernetes ${kubeVersion}`, `${chart.location}/Chart.yaml`);
+  }
   const top = newMap();
   top['Release'] = releaseObject(opts);
   top['Capabilities'] = capabilitiesObject(opts);
@@ -115,7 +195,42 @@ export function renderChart(source: Chart | string, opts: ChartRenderOptions = {
   const rendered = renderTemplates(chart, top, opts);
   for (const k of [...rendered.keys()]) if (k.endsWith('NOTES.txt')) rendered.delete(k);
   const sorted = sortManifests(rendered);
-  let text = templateOutput(sorted, opts.includeCrds ? crdFiles(chart) : []);
+
+  // action.renderResources: CRDs (--include-crds) and manifests into one text, or into files
+  const outputs: OutputFile[] = [];
+  const written = new Set<string>();
+  const write = (dir: string, name: string, content: string, append: OutputFile['append']): void => {
+    outputs.push({ path: `${dir}/${name}`, content: `---\n# Source: ${name}\n${content}\n`, append });
+  };
+  const dir = opts.outputDir;
+  const manifestDir = dir !== undefined && opts.useReleaseName ? path.posix.join(dir, opts.name ?? 'release-name') : dir;
+  let b = '';
+  if (opts.includeCrds) {
+    for (const c of crdFiles(chart)) {
+      if (dir === undefined) b += `---\n# Source: ${c.name}\n${c.content}\n`;
+      else {
+        write(dir, c.name, c.content, written.has(c.name) ? 'written' : 'no');
+        written.add(c.name);
+      }
+    }
+  }
+  for (const m of sorted.manifests) {
+    if (manifestDir === undefined) b += `---\n# Source: ${m.name}\n${m.content}\n`;
+    else {
+      write(manifestDir, m.name, m.content, written.has(m.name) ? 'written' : 'no');
+      written.add(m.name);
+    }
+  }
+  if (opts.postRender) b = opts.postRender(b);
+  // cmd/helm/template.go: the manifests, then the hooks (or their files)
+  let text = b.trim() + '\n';
+  if (!opts.noHooks) {
+    for (const h of sorted.hooks) {
+      if (opts.skipTests && h.events.includes('test')) continue;
+      if (manifestDir === undefined) text += `---\n# Source: ${h.name}\n${h.content}\n`;
+      else write(manifestDir, h.name, h.content, 'exists');
+    }
+  }
   if (opts.showOnly && opts.showOnly.length > 0) text = showOnly(text, opts.showOnly);
-  return { text, manifests: sorted.manifests, hooks: sorted.hooks, values, chart };
+  return { text, manifests: sorted.manifests, hooks: sorted.hooks, values, chart, outputs };
 }

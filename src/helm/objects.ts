@@ -4,14 +4,17 @@
 // AsSecrets) and .Template (a map of Name and BasePath).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{values,capabilities}.go, pkg/engine/files.go, pkg/chart/metadata.go
-// Proven by: test/helm/chart.test.ts
+// Proven by: test/vectors/helm-template/capabilities.yaml, test/helm/chart.test.ts
 
 import * as path from 'node:path';
-import { RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, ptrTo, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
+import { isUtf8 } from 'node:buffer';
+import { GoNum, RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
 import { helmToYaml } from '../yaml/emit.js';
 import type { Json } from '../go/encoding/json/value.js';
 import { globRegExp } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
+import { newVersion } from '../sprig/semver.js';
+import { fromGoBytes } from '../go/strconv/strconv.js';
 
 const str = (name: string, json: string): StructField => ({ name, json, omitempty: true, type: T.string });
 
@@ -115,19 +118,25 @@ export function releaseObject(o: ReleaseOptions): GoMap {
 
 // ---------- .Capabilities ----------
 
-/** The Kubernetes version `helm template` assumes without --kube-version (Helm 3.16's client-go). */
-export const DEFAULT_KUBE_VERSION = 'v1.31.0';
+/** The Helm `chart` follows: its defaults are those of this Helm's `helm template`. */
+export const HELM_VERSION = {
+  Version: 'v3.17.1',
+  GitCommit: '980d8ac1939e39138101364400756af2bdee1da5',
+  GitTreeState: 'clean',
+  GoVersion: 'go1.23.5',
+} as const;
 
-/** The API group versions of a Kubernetes 1.31 cluster's built-in scheme (Helm's DefaultVersionSet). */
+/** The Kubernetes version `helm template` assumes without --kube-version: Helm 3.17's client-go (1.32). */
+export const DEFAULT_KUBE_VERSION = 'v1.32.0';
+
+/** The API group versions of Helm 3.17's DefaultVersionSet, in its order: client-go 1.32's scheme,
+ *  prioritized versions of all groups, then apiextensions' v1beta1 and v1. */
 export const DEFAULT_API_VERSIONS: readonly string[] = [
   'v1',
   'admissionregistration.k8s.io/v1',
   'admissionregistration.k8s.io/v1alpha1',
   'admissionregistration.k8s.io/v1beta1',
-  'apiextensions.k8s.io/v1',
-  'apiextensions.k8s.io/v1beta1',
-  'apiregistration.k8s.io/v1',
-  'apiregistration.k8s.io/v1beta1',
+  'internal.apiserver.k8s.io/v1alpha1',
   'apps/v1',
   'apps/v1beta1',
   'apps/v1beta2',
@@ -143,20 +152,20 @@ export const DEFAULT_API_VERSIONS: readonly string[] = [
   'batch/v1',
   'batch/v1beta1',
   'certificates.k8s.io/v1',
-  'certificates.k8s.io/v1alpha1',
   'certificates.k8s.io/v1beta1',
-  'coordination.k8s.io/v1',
-  'coordination.k8s.io/v1alpha1',
+  'certificates.k8s.io/v1alpha1',
+  'coordination.k8s.io/v1alpha2',
   'coordination.k8s.io/v1beta1',
+  'coordination.k8s.io/v1',
   'discovery.k8s.io/v1',
   'discovery.k8s.io/v1beta1',
   'events.k8s.io/v1',
   'events.k8s.io/v1beta1',
+  'extensions/v1beta1',
   'flowcontrol.apiserver.k8s.io/v1',
   'flowcontrol.apiserver.k8s.io/v1beta1',
   'flowcontrol.apiserver.k8s.io/v1beta2',
   'flowcontrol.apiserver.k8s.io/v1beta3',
-  'internal.apiserver.k8s.io/v1alpha1',
   'networking.k8s.io/v1',
   'networking.k8s.io/v1alpha1',
   'networking.k8s.io/v1beta1',
@@ -166,16 +175,19 @@ export const DEFAULT_API_VERSIONS: readonly string[] = [
   'policy/v1',
   'policy/v1beta1',
   'rbac.authorization.k8s.io/v1',
-  'rbac.authorization.k8s.io/v1alpha1',
   'rbac.authorization.k8s.io/v1beta1',
+  'rbac.authorization.k8s.io/v1alpha1',
+  'resource.k8s.io/v1beta1',
   'resource.k8s.io/v1alpha3',
-  'scheduling.k8s.io/v1',
   'scheduling.k8s.io/v1alpha1',
   'scheduling.k8s.io/v1beta1',
+  'scheduling.k8s.io/v1',
+  'storage.k8s.io/v1beta1',
   'storage.k8s.io/v1',
   'storage.k8s.io/v1alpha1',
-  'storage.k8s.io/v1beta1',
   'storagemigration.k8s.io/v1alpha1',
+  'apiextensions.k8s.io/v1beta1',
+  'apiextensions.k8s.io/v1',
 ];
 
 const method = (name: string, params: GoType[], resultType: GoType, fn: GoMethod['fn']): GoMethod => ({ name, params, results: 1, resultType, fn });
@@ -183,23 +195,23 @@ const method = (name: string, params: GoType[], resultType: GoType, fn: GoMethod
 const KUBE_VERSION: GoType = {
   kind: 'struct',
   name: 'chartutil.KubeVersion',
-  fields: [str('Version', 'version'), str('Major', 'major'), str('Minor', 'minor')],
+  // no json tags: toJson spells the Go names
+  fields: [{ name: 'Version', json: 'Version', type: T.string }, { name: 'Major', json: 'Major', type: T.string }, { name: 'Minor', json: 'Minor', type: T.string }],
 };
-KUBE_VERSION.methods = {
+// both have a pointer receiver: a copy (a function's argument) is printed as the struct it is
+KUBE_VERSION.ptrMethods = {
   String: method('String', [], T.string, (v) => (v as RecordStruct).field('Version')),
   GitVersion: method('GitVersion', [], T.string, (v) => (v as RecordStruct).field('Version')),
 };
-const KUBE_VERSION_PTR = ptrTo(KUBE_VERSION);
-KUBE_VERSION_PTR.methods = KUBE_VERSION.methods;
 
 const VERSION_SET: GoType = { kind: 'slice', name: 'chartutil.VersionSet', elem: T.string };
 VERSION_SET.methods = {
   Has: method('Has', [T.string], T.bool, (v, x) => (v as GoValue[]).includes(x as string)),
 };
 
-const HELM_VERSION: GoType = {
+const BUILD_INFO: GoType = {
   kind: 'struct',
-  name: 'chartutil.HelmVersion',
+  name: 'version.BuildInfo',
   fields: [str('Version', 'version'), str('GitCommit', 'git_commit'), str('GitTreeState', 'git_tree_state'), str('GoVersion', 'go_version')],
 };
 
@@ -209,7 +221,7 @@ const CAPABILITIES: GoType = {
   fields: [
     { name: 'KubeVersion', json: 'KubeVersion', type: KUBE_VERSION },
     { name: 'APIVersions', json: 'APIVersions', type: VERSION_SET },
-    { name: 'HelmVersion', json: 'HelmVersion', type: HELM_VERSION },
+    { name: 'HelmVersion', json: 'HelmVersion', type: BUILD_INFO },
   ],
 };
 
@@ -220,26 +232,24 @@ export interface CapabilitiesOptions {
   apiVersions?: string[];
 }
 
-/** chartutil.ParseKubeVersion: "1.33" → v1.33.0. Undefined when it is not a version. */
-export function parseKubeVersion(s: string): { version: string; major: string; minor: string } | undefined {
-  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(s.trim());
-  if (!m) return undefined;
-  const major = String(Number(m[1]));
-  const minor = String(Number(m[2] ?? '0'));
-  const patch = String(Number(m[3] ?? '0'));
-  return { version: `v${major}.${minor}.${patch}${m[4] ?? ''}${m[5] ?? ''}`, major, minor };
+/** chartutil.ParseKubeVersion: Masterminds semver's reading of the text ("1.33" → v1.33.0), or the
+ *  error text semver gives. */
+export function parseKubeVersion(s: string): { version: string; major: string; minor: string } | string {
+  const v = newVersion(s);
+  if (typeof v === 'string') return v;
+  return { version: `v${v.text()}`, major: v.major.toString(), minor: v.minor.toString() };
 }
 
 export function capabilitiesObject(o: CapabilitiesOptions): RecordStruct {
   const kv = parseKubeVersion(o.kubeVersion ?? DEFAULT_KUBE_VERSION);
-  if (!kv) throw new Error(`invalid kube version "${o.kubeVersion}"`);
+  if (typeof kv === 'string') throw new Error(`invalid kube version '${o.kubeVersion}': ${kv}`);
   const apis = withType([...DEFAULT_API_VERSIONS, ...(o.apiVersions ?? [])], VERSION_SET);
   return new RecordStruct(
     CAPABILITIES,
     {
       KubeVersion: new RecordStruct(KUBE_VERSION, { Version: kv.version, Major: kv.major, Minor: kv.minor }),
       APIVersions: apis,
-      HelmVersion: new RecordStruct(HELM_VERSION, { Version: 'v3.16.0', GitCommit: '', GitTreeState: 'clean', GoVersion: '' }),
+      HelmVersion: new RecordStruct(BUILD_INFO, { ...HELM_VERSION }),
     },
     true,
   );
@@ -247,50 +257,86 @@ export function capabilitiesObject(o: CapabilitiesOptions): RecordStruct {
 
 // ---------- .Files ----------
 
+// engine.files is a map[string][]byte: a file's bytes are what it holds, text or not. Get gives them as a
+// Go string (bytes that are not UTF-8 kept as they are: see go/strconv goBytes), GetBytes as a []byte.
+// The map's values are []byte values too, made on first reading (a chart's files can be large and most
+// are only read through Get).
+
 const BYTES = sliceOf(T.uint8);
 const FILES: GoType = { kind: 'map', name: 'engine.files', key: T.string, elem: BYTES };
 
-function filesGet(v: GoValue, name: GoValue): string {
-  const m = v as GoMap;
-  return Object.prototype.hasOwnProperty.call(m, name as string) ? (m[name as string] as string) : '';
+/** The raw bytes behind each files map, by name. */
+const rawFiles = new WeakMap<GoMap, Map<string, Buffer>>();
+
+function rawOf(v: GoValue): Map<string, Buffer> {
+  return rawFiles.get(v as GoMap) ?? new Map();
 }
 
-function basenameMap(v: GoValue, encode: (s: string) => string): string {
-  const m = v as GoMap;
-  const keys = Object.keys(m);
-  if (keys.length === 0) return '';
+/** A []byte value. */
+function byteSlice(b: Uint8Array): GoValue[] {
+  const out: GoValue[] = new Array<GoValue>(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = new GoNum(T.uint8, BigInt(b[i]!));
+  return withType(out, BYTES);
+}
+
+/** string([]byte): the Go string of the bytes. */
+function goString(b: Buffer): string {
+  return isUtf8(b) ? b.toString('utf8') : fromGoBytes(b);
+}
+
+/** A files map (newFiles) over these files: the values []byte, made when first read. */
+function filesMap(files: Map<string, Buffer>): GoMap {
+  const m = withType(newMap(), FILES);
+  for (const [name, data] of files) {
+    Object.defineProperty(m, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const v = byteSlice(data);
+        Object.defineProperty(m, name, { value: v, enumerable: true, configurable: true, writable: true });
+        return v;
+      },
+    });
+  }
+  rawFiles.set(m, files);
+  return m;
+}
+
+function basenameMap(v: GoValue, encode: (b: Buffer) => string): string {
   const out = newMap();
-  for (const k of keys) out[path.posix.basename(k)] = encode(m[k] as string);
+  for (const [k, b] of rawOf(v)) out[path.posix.basename(k)] = encode(b);
   return helmToYaml(withType(out, mapOf(T.string, T.string)));
 }
 
 FILES.methods = {
-  Get: method('Get', [T.string], T.string, filesGet),
-  GetBytes: method('GetBytes', [T.string], T.string, filesGet),
+  Get: method('Get', [T.string], T.string, (v, name) => {
+    const b = rawOf(v).get(name as string);
+    return b === undefined ? '' : goString(b);
+  }),
+  GetBytes: method('GetBytes', [T.string], BYTES, (v, name) => byteSlice(rawOf(v).get(name as string) ?? Buffer.alloc(0))),
   Glob: method('Glob', [T.string], FILES, (v, pattern) => {
-    const re = globRegExp(pattern as string);
-    const out = withType(newMap(), FILES);
-    if (!re) return out;
-    const m = v as GoMap;
-    for (const k of Object.keys(m)) if (re.test(k)) out[k] = m[k];
-    return out;
+    // a pattern gobwas/glob cannot compile is "**": every file
+    const re = globRegExp(pattern as string) ?? globRegExp('**')!;
+    const out = new Map<string, Buffer>();
+    for (const [k, b] of rawOf(v)) if (re.test(k)) out.set(k, b);
+    return filesMap(out);
   }),
   Lines: method('Lines', [T.string], SLICE_STRING, (v, p) => {
-    const m = v as GoMap;
-    if (!Object.prototype.hasOwnProperty.call(m, p as string)) return withType([], SLICE_STRING);
-    let s = m[p as string] as string;
+    const b = rawOf(v).get(p as string);
+    if (b === undefined) return withType([], SLICE_STRING);
+    // s[len(s)-1] of an empty file: Go's index error
+    if (b.length === 0) throw new Error('runtime error: index out of range [-1]');
+    let s = goString(b);
     if (s.endsWith('\n')) s = s.slice(0, -1);
     return withType(s.split('\n'), SLICE_STRING);
   }),
-  AsConfig: method('AsConfig', [], T.string, (v) => basenameMap(v, (s) => s)),
-  AsSecrets: method('AsSecrets', [], T.string, (v) => basenameMap(v, (s) => Buffer.from(s, 'utf8').toString('base64'))),
+  AsConfig: method('AsConfig', [], T.string, (v) => basenameMap(v, goString)),
+  AsSecrets: method('AsSecrets', [], T.string, (v) => basenameMap(v, (b) => b.toString('base64'))),
 };
 
-/** The chart's non-template files, as .Files. (Contents are held as text: templates only read them as strings.) */
+/** The chart's non-template files, as .Files. */
 export function filesObject(c: Chart): GoMap {
-  const m = withType(newMap(), FILES);
-  for (const f of c.files) m[f.name] = f.data.toString('utf8');
-  return m;
+  return filesMap(new Map(c.files.map((f) => [f.name, f.data])));
 }
 
 export function templateObject(name: string, basePath: string): GoMap {

@@ -2,7 +2,7 @@
 // as Helm words them (gojsonschema's "- FIELD: DESCRIPTION" lines under the chart's name).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/jsonschema.go
-// Proven by: test/helm/chart.test.ts
+// Proven by: test/vectors/helm-template/schema.yaml, test/helm/chart.test.ts
 
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
@@ -76,6 +76,29 @@ function describe(e: ErrorObject, values: unknown): string {
   }
 }
 
+/** The keywords that validate: beside a $ref, gojsonschema (drafts 4 to 7) applies none of them. */
+const VALIDATION_KEYWORDS = new Set([
+  'type', 'enum', 'const', 'properties', 'patternProperties', 'additionalProperties', 'required', 'items',
+  'additionalItems', 'contains', 'minItems', 'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'pattern',
+  'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties',
+  'maxProperties', 'propertyNames', 'dependencies', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+]);
+
+/** The schema with every $ref standing alone, as gojsonschema reads it: a $ref replaces the schema it
+ *  is in, so the validating keywords beside it are dropped (definitions stay, for refs to reach). */
+function refsAlone(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(refsAlone);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  const hasRef = typeof o['$ref'] === 'string';
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) {
+    if (hasRef && VALIDATION_KEYWORDS.has(k)) continue;
+    Object.defineProperty(out, k, { value: refsAlone(o[k]), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /** Values as JSON sees them (an int64 from --set is a number). */
 function plainJson(v: GoValue): unknown {
   if (v instanceof GoNum) return Number(v.v);
@@ -104,7 +127,7 @@ export function schemaProblems(c: Chart, values: GoMap): string[] {
   void _ignored;
   let validate;
   try {
-    validate = compiler().compile(rest);
+    validate = compiler().compile(refsAlone(rest) as Record<string, unknown>);
   } catch (e) {
     throw new InputError(`invalid schema: ${(e as Error).message.split('\n')[0]}`, c.schema.file);
   }

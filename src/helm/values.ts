@@ -2,7 +2,8 @@
 // dependencies.go):
 //
 //   user values   -f files merged left to right (maps key by key, anything else replaced, null kept),
-//                 then each --set / --set-string (Helm's strvals; integers are int64, null kept)
+//                 then --set-json, --set, --set-string, --set-file, --set-literal, each parsed into
+//                 that one map (Helm's strvals; integers are int64, null kept)
 //   dependencies  tags, then conditions, decide which subcharts stay (checked on the coalesced values)
 //   coalesce      the chart's values.yaml under the user's: nested maps merged, a user null deletes the
 //                 default; globals copied down into every subchart's `global`; a subchart's values are
@@ -11,14 +12,15 @@
 // Values are Go values (maps with no prototype, numbers float64 as sigs.k8s.io/yaml decodes them).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{coalesce,dependencies}.go, pkg/cli/values/options.go
-// Proven by: test/helm/chart.test.ts, test/helm/istio-charts.test.ts
+// Proven by: test/vectors/helm-template/, test/helm/chart.test.ts, test/helm/istio-charts.test.ts
 
 import { copyData } from '../go/text/template/copy.js';
 import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
-import { loadYamlDocument, InputError } from '../yaml/load.js';
-import { applySet, SetValuesError } from './strvals.js';
+import { InputError } from '../yaml/load.js';
+import { kindName } from '../go/encoding/json/json.js';
+import { parseInto, SetValuesError, type SetKind } from './strvals.js';
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
-import { cloneChart, type Chart, type ChartDependency } from './chart.js';
+import { cloneChart, firstYamlDocument, type Chart, type ChartDependency } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 
 const GLOBAL = 'global';
@@ -46,38 +48,30 @@ export function mergeMaps(a: GoMap, b: GoMap): GoMap {
   return out;
 }
 
-/** A values file (-f): a YAML mapping, or nothing. Helm reads it with sigs.k8s.io/yaml.Unmarshal, so a
- *  key written twice keeps the last. */
+/** A values file (-f): a YAML mapping, or nothing (empty, comments only: {}). Helm reads it with
+ *  sigs.k8s.io/yaml.Unmarshal: the first document only, a key written twice keeps the last. */
 export function readValuesText(text: string, file: string): GoMap {
-  if (text.trim() === '') return newMap();
-  const doc = loadYamlDocument(text, file, { format: 'yaml', duplicateKeys: 'last' });
-  if (doc.value === null) return newMap();
-  if (!istable(doc.value)) throw doc.errorAt([], 'values must be a mapping');
+  const doc = firstYamlDocument(text, file);
+  if (doc === undefined || doc.value === null) return newMap();
+  if (!istable(doc.value)) throw doc.errorAt([], `failed to parse ${file}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kindName(doc.value as Json)} into Go value of type map[string]interface {}`);
   return doc.value;
 }
 
-/** strvals' integers are int64 in Go; float64 would print 1000000 as 1e+06. */
-function int64s(v: Json): GoValue {
-  if (typeof v === 'number' && Number.isInteger(v)) return new GoNum(T.int64, BigInt(v));
-  if (Array.isArray(v)) return v.map(int64s);
-  if (v !== null && typeof v === 'object') {
-    const m = newMap();
-    for (const k of Object.keys(v)) m[k] = int64s(v[k]!);
-    return m;
-  }
-  return v;
-}
+/** The flags of command-line values, in the order Helm applies them (whatever their order given). */
+export const SET_KINDS: readonly SetKind[] = ['set-json', 'set', 'set-string', 'set-file', 'set-literal'];
 
-/** One --set (or --set-string) argument applied over values, as strvals.ParseInto does. */
-export function applyHelmSet(values: GoMap, arg: string, asString: boolean): GoMap {
-  let parsed: JsonObject;
+/** One --set (or --set-json, --set-string, --set-file, --set-literal) text parsed into values, which it
+ *  changes, as strvals.ParseInto does; an error in Helm's words. readFile reads --set-file's paths. */
+export function applyHelmSet(values: GoMap, arg: string, kind: SetKind | boolean, readFile?: (path: string) => string): GoMap {
+  const k: SetKind = kind === true ? 'set-string' : kind === false ? 'set' : kind;
   try {
-    parsed = applySet(Object.create(null) as JsonObject, arg, asString, true);
+    parseInto(values, arg, k, readFile);
   } catch (e) {
-    if (e instanceof SetValuesError) throw new InputError(`failed parsing ${asString ? '--set-string' : '--set'} data: ${e.message}`);
-    throw e;
+    if (!(e instanceof SetValuesError)) throw e;
+    // --set-json's message is Helm's own, without the parser's
+    throw new InputError(k === 'set-json' ? `failed parsing --set-json data ${arg}` : `failed parsing --${k} data: ${e.message}`);
   }
-  return mergeMaps(values, int64s(parsed) as GoMap);
+  return values;
 }
 
 // ---------- coalesce.go ----------

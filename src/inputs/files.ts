@@ -4,22 +4,12 @@
 //
 // Upstream: none (kubectl's -f and -R)
 
-import { readTextLimited, InputTooLarge, listFiles } from '../guard/fs.js';
-import { InputError, firstLineOf } from '../yaml/load.js';
+import { readBytesLimited, readTextLimited, InputTooLarge, listFiles, readReason } from '../guard/fs.js';
+import { InputError, decodeInput } from '../yaml/load.js';
 import { statSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { workloadStream, manifestStream, type ManifestPiece } from '../istio/workload.js';
 import type { InputFile } from './options.js';
-
-export const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'is a directory, not a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'no such file (a parent is not a directory)',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-};
 
 /** A file's text, or an InputError `FILE: no such file` (never a bare errno code). */
 export function readInputText(file: string): string {
@@ -27,8 +17,7 @@ export function readInputText(file: string): string {
     return readTextLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(e.message, file);
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, file);
+    throw new InputError(readReason(e), file);
   }
 }
 
@@ -50,8 +39,7 @@ export function workloadFiles<F extends InputFile>(paths: F | readonly F[], recu
     try {
       st = statSync(p);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new InputError((code && READ_ERRORS[code]) ?? `cannot read: ${code ?? firstLineOf(e)}`, p);
+      throw new InputError(readReason(e), p);
     }
     if (!st.isDirectory()) {
       out.push(p);
@@ -87,9 +75,22 @@ export function* manifestOf(files: readonly InputFile[], stdin: string | undefin
   }
 }
 
-/** The name and text of a file given to an option (a path is read; a name and text are taken as given). */
+/** A YAML or JSON input file's text, decoded as yaml.v2 reads it: invalid UTF-8 is an error naming
+ *  the file, line and column, where reading it as text would have replaced it quietly. */
+export function readYamlText(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readBytesLimited(file);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(e.message, file);
+    throw new InputError(readReason(e), file);
+  }
+  return decodeInput(bytes, file);
+}
+
+/** The name and text of a file given to an option (a path is read as YAML input; a name and text are taken as given). */
 export function textOf(f: InputFile): { name: string; text: string } {
-  return typeof f === 'string' ? { name: f, text: readInputText(f) } : f;
+  return typeof f === 'string' ? { name: f, text: readYamlText(f) } : f;
 }
 
 /** The name a file given to an option is shown by. */

@@ -63,6 +63,19 @@ export interface Layer {
   origin: string;
   /** A --set or --set-string: applied to the values so far as Helm parses it into them (`value` is it alone). */
   set?: { arg: string; asString: boolean };
+  /** Rendered by a chart: the user's inputs it was rendered from, where a field of it was written. */
+  sources?: LayerSources;
+}
+
+/**
+ * What a chart's ConfigMap was rendered from: the user's values files, sets and IstioOperator (Helm's
+ * order, the last that sets a field wins), each with the path in it of a chart value, and the chart
+ * values a field of the ConfigMap comes from (data.values is the chart's values picked by key, with
+ * the chart's cni under pilot; data.mesh is its meshConfig).
+ */
+export interface LayerSources {
+  inputs: { layer: Layer; pathOf(chartPath: readonly string[]): string[] | undefined }[];
+  chartPaths(path: readonly string[]): string[][];
 }
 
 /** Where the injector config, the values and the mesh config came from, for the assumptions line. */
@@ -316,6 +329,47 @@ function loadOperator(f: InputFile, revision: string | undefined): OperatorFile 
   });
 }
 
+/**
+ * The user's inputs of a chart, positioned, as Helm applies them: the IstioOperator (istioctl maps its
+ * spec.values onto the chart's values and spec.meshConfig onto meshConfig), the -f files, --set, then
+ * --set-string. Only for citing where a value was written: the chart was rendered from them already, so
+ * one that cannot be read here is left out.
+ */
+function chartUserInputs(c: ChartSource): LayerSources['inputs'] {
+  const out: LayerSources['inputs'] = [];
+  const read = (f: string): LoadedDocument[] => {
+    try {
+      const { name, text } = textOf(f);
+      return loadYamlDocuments(text, name, { duplicateKeys: 'last' });
+    } catch {
+      return [];
+    }
+  };
+  if (c.iop) {
+    const doc = read(c.iop).find((d) => isObject(d.value as Json) && (d.value as JsonObject).kind === 'IstioOperator');
+    const spec = doc && isObject((doc.value as JsonObject).spec ?? null) ? doc.sub(['spec']) : undefined;
+    if (spec) {
+      const pathOf = (p: readonly string[]): string[] => (p[0] === 'meshConfig' ? [...p] : ['values', ...p]);
+      out.push({ layer: { value: spec.value as JsonObject, doc: spec, origin: `--iop ${c.iop}` }, pathOf });
+    }
+  }
+  const same = (p: readonly string[]): string[] => [...p];
+  for (const f of c.values ?? []) {
+    const doc = read(f)[0];
+    if (doc && isObject(doc.value as Json)) out.push({ layer: { value: doc.value as JsonObject, doc, origin: `--chart-values ${f}` }, pathOf: same });
+  }
+  const sets = [...(c.set ?? []).map((a): [string, boolean] => [a, false]), ...(c.setString ?? []).map((a): [string, boolean] => [a, true])];
+  for (const [arg, asString] of sets) {
+    try {
+      const value = applySet(Object.create(null) as JsonObject, arg, asString);
+      out.push({ layer: { value, origin: `${asString ? '--chart-set-string' : '--chart-set'} ${arg}`, set: { arg, asString } }, pathOf: same });
+    } catch {
+      // Helm refused it already when the chart was rendered
+    }
+  }
+  return out;
+}
+
 // ---------- the values the templates read ----------
 
 /** `.Values.a.b` paths the templates read. */
@@ -370,13 +424,20 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   let inj: InjectorFile | undefined;
   let chartMesh: { name: string; text: string } | undefined;
   let injectorSource: string;
+  let chartInputs: LayerSources['inputs'] = [];
   if (o.chart) {
     const fromChart = injectorInputsFromChart(o.chart);
     if (revision === undefined && fromChart.revision) revision = fromChart.revision;
+    chartInputs = chartUserInputs(o.chart);
     inj = {
       config: fromChart.config,
       file: o.chart.chart,
-      values: { value: fromChart.values, ...(fromChart.valuesDoc ? { doc: fromChart.valuesDoc } : {}), origin: `data.values of the chart's injector ConfigMap` },
+      values: {
+        value: fromChart.values,
+        ...(fromChart.valuesDoc ? { doc: fromChart.valuesDoc } : {}),
+        origin: `data.values of the chart's injector ConfigMap`,
+        sources: { inputs: chartInputs, chartPaths: (p) => (p[0] === 'pilot' ? [[...p], p.slice(1)] : [[...p]]) },
+      },
       valuesProblems: validateValues(fromChart.values, fromChart.valuesDoc),
       others: [],
       warnings: [],
@@ -474,7 +535,7 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   } else if (chartMesh) {
     const m = loadMesh(chartMesh, revision);
     check(m.problems, warnings);
-    meshBase = m.layer ? { ...m.layer, origin: `${injectorSource}'s mesh ConfigMap` } : undefined;
+    meshBase = m.layer ? { ...m.layer, origin: `${injectorSource}'s mesh ConfigMap`, sources: { inputs: chartInputs, chartPaths: (p) => [['meshConfig', ...p]] } } : undefined;
   } else {
     const found = pickConfig(pool, 'mesh', revision, 'the inputs');
     if (found) {

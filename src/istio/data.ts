@@ -20,7 +20,8 @@
 //   PROXY_CONFIG_ANNOTATION
 //
 // Every release has TypeMeta, DeploymentMeta, ObjectMeta, Spec, ProxyConfig, MeshConfig and Values; what
-// else the Go struct has, and which of those are pointers, is the 'data.*' entries of releases.ts.
+// else the Go struct has, and which of those are pointers, is the 'data.*' entries of releases.ts. The
+// fields are in the Go struct's order (tools/istio-source/check.mjs compares them at every tag).
 //
 // Mirrors: istio.io/istio pkg/kube/inject/inject.go (SidecarTemplateData, RunTemplate, ProxyImage,
 //          GetProxyIDs), pkg/kube/util.go (GetDeployMetaFromPod)
@@ -64,28 +65,30 @@ export function templateDataType(v: IstioVersion): GoType {
   const key = formatIstioVersion(v);
   const hit = typeCache.get(key);
   if (hit) return hit;
-  const ptrs = has(v, 'data.pointerMeta');
-  const p = (t: GoType): GoType => (ptrs ? ptrTo(t) : t);
+  // pointers to 1.8 (ObjectMeta, Spec) and 1.10 (TypeMeta, DeploymentMeta), values later
+  const objPtr = (t: GoType): GoType => (has(v, 'data.pointerObjectMeta') ? ptrTo(t) : t);
+  const typePtr = (t: GoType): GoType => (has(v, 'data.pointerTypeMeta') ? ptrTo(t) : t);
   const mm = meshModel(v);
   const pcType = ptrTo(mm.MeshConfig.fields.find((f) => f.go === 'DefaultConfig')!.type === undefined ? T.iface : (mm.MeshConfig.fields.find((f) => f.go === 'DefaultConfig')!.type as { goType: GoType }).goType);
+  // in the order of the Go struct
   const fields = [
-    field('TypeMeta', 'TypeMeta', p(TypeMeta)),
-    field('DeploymentMeta', 'DeploymentMeta', has(v, 'data.DeploymentMeta.namespacedName') ? NamespacedName : p(ObjectMeta)),
-    field('ObjectMeta', 'ObjectMeta', p(ObjectMeta)),
-    field('Spec', 'Spec', p(PodSpec)),
+    field('TypeMeta', 'TypeMeta', typePtr(TypeMeta)),
+    field('DeploymentMeta', 'DeploymentMeta', has(v, 'data.DeploymentMeta.namespacedName') ? NamespacedName : typePtr(ObjectMeta)),
+    field('ObjectMeta', 'ObjectMeta', objPtr(ObjectMeta)),
+    field('Spec', 'Spec', objPtr(PodSpec)),
     field('ProxyConfig', 'ProxyConfig', pcType),
     field('MeshConfig', 'MeshConfig', ptrTo(mm.MeshConfig.goType)),
     field('Values', 'Values', MAP_STRING_IFACE),
   ];
   if (has(v, 'data.Revision')) fields.push(field('Revision', 'Revision', T.string));
+  if (has(v, 'data.NativeSidecars')) fields.push(field('NativeSidecars', 'NativeSidecars', T.bool));
   if (has(v, 'data.EstimatedConcurrency')) fields.push(field('EstimatedConcurrency', 'EstimatedConcurrency', T.int));
   if (has(v, 'data.ProxyImage')) fields.push(field('ProxyImage', 'ProxyImage', T.string));
+  if (has(v, 'data.ProxyInitImage')) fields.push(field('ProxyInitImage', 'ProxyInitImage', T.string));
   if (has(v, 'data.ProxyUID')) fields.push(field('ProxyUID', 'ProxyUID', T.int64));
   if (has(v, 'data.ProxyGID')) fields.push(field('ProxyGID', 'ProxyGID', T.int64));
   if (has(v, 'data.InboundTrafficPolicyMode')) fields.push(field('InboundTrafficPolicyMode', 'InboundTrafficPolicyMode', T.string));
   if (has(v, 'data.CompliancePolicy')) fields.push(field('CompliancePolicy', 'CompliancePolicy', T.string));
-  if (has(v, 'data.NativeSidecars')) fields.push(field('NativeSidecars', 'NativeSidecars', T.bool));
-  if (has(v, 'data.ProxyInitImage')) fields.push(field('ProxyInitImage', 'ProxyInitImage', T.string));
   const t = structType('inject.SidecarTemplateData', fields);
   typeCache.set(key, t);
   return t;
@@ -453,9 +456,10 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   const metaView = pod.field('ObjectMeta') as JsonStruct;
   const specView = pod.field('Spec') as JsonStruct;
   const asPtr = (s: JsonStruct): JsonStruct => new JsonStruct(s.type, s.raw, true);
-  const ptrs = has(v, 'data.pointerMeta');
+  const objPtrs = has(v, 'data.pointerObjectMeta');
+  const typePtrs = has(v, 'data.pointerTypeMeta');
 
-  const typeMeta = new JsonStruct(TypeMeta, { kind: deploy.kind, apiVersion: deploy.apiVersion }, ptrs);
+  const typeMeta = new JsonStruct(TypeMeta, { kind: deploy.kind, apiVersion: deploy.apiVersion }, typePtrs);
   let deploymentMeta: GoStruct;
   if (has(v, 'data.DeploymentMeta.namespacedName')) {
     deploymentMeta = new RecordStruct(NamespacedName, { Namespace: deploy.namespace, Name: deploy.name });
@@ -467,15 +471,15 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
     else delete dm.namespace;
     delete dm.ownerReferences;
     delete dm.managedFields;
-    deploymentMeta = new JsonStruct(ObjectMeta, dm, ptrs);
+    deploymentMeta = new JsonStruct(ObjectMeta, dm, typePtrs);
   }
 
   const uid = proxyIDs(opts.namespaceObject);
   const values: Record<string, GoValue> = {
     TypeMeta: typeMeta,
     DeploymentMeta: deploymentMeta,
-    ObjectMeta: ptrs ? asPtr(metaView) : metaView,
-    Spec: ptrs ? asPtr(specView) : specView,
+    ObjectMeta: objPtrs ? asPtr(metaView) : metaView,
+    Spec: objPtrs ? asPtr(specView) : specView,
     ProxyConfig: proxyConfig,
     MeshConfig: opts.mesh,
     Values: opts.values,

@@ -10,6 +10,7 @@
 // Upstream: none (the injector and mesh ConfigMaps an istiod chart renders, as exported files)
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readReason } from '../guard/fs.js';
 import { join } from 'node:path';
 import { renderChart, type ChartRenderOptions, type Manifest } from '../helm/index.js';
 import { isMap, type GoMap } from '../go/reflect/value.js';
@@ -118,7 +119,7 @@ function renderConfigMaps(src: ChartSource): ChartConfigMaps {
     try {
       text = readFileSync(src.iop, 'utf8');
     } catch (e) {
-      throw new InputError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, src.iop);
+      throw new InputError(readReason(e), src.iop);
     }
     opts.baseValues = iopValues(text, src.iop);
   }

@@ -311,6 +311,21 @@ const funcsCache = new Bounded<FuncsEntry>(32);
 /** Parsed templates by function map and text (a parse error is cached as the error). */
 const templateCache = new Bounded<Template | TemplateError>(256);
 
+/** The Istio template functions this release's FuncMap lacks (template.go or inject.go of the tag). */
+function absentFuncs(version: IstioVersion): Set<string> {
+  const present: [string, boolean][] = [
+    ['appendMultusNetwork', has(version, 'func.appendMultusNetwork')],
+    ['excludeInterfaces', has(version, 'func.excludeInterfaces')],
+    ['omit', has(version, 'func.omit')],
+    ['strdict', has(version, 'func.strdict')],
+    ['toJsonMap', has(version, 'func.toJsonMap')],
+    ['mergeMaps', has(version, 'func.mergeMaps')],
+    ['omitNil', has(version, 'func.omitNil')],
+    ['otelResourceAttributes', has(version, 'func.otelResourceAttributes')],
+  ];
+  return new Set(present.filter(([, on]) => !on).map(([n]) => n));
+}
+
 function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRender: boolean): FuncsEntry {
   const envKey = Object.keys(env)
     .sort()
@@ -324,6 +339,8 @@ function funcsFor(version: IstioVersion, env: Record<string, string>, legacyRend
     env: { ...env },
     legacyToJson: has(version, 'func.toJson.istio'),
     multusNamespaced: has(version, 'func.appendMultusNetwork.namespaced'),
+    yamlLineWrap: !has(version, 'output.yamlNoLineWrap'),
+    absent: absentFuncs(version),
     protoToJSON: (m) => proxyConfigJSON(version, m),
   };
   const entry: FuncsEntry = { key, funcs: Object.create(null) as FuncMap, ctx };
@@ -619,8 +636,8 @@ export class Renderer {
       ['containers', names('containers')],
       ['volumes', names('volumes')],
       ['imagePullSecrets', names('imagePullSecrets')],
-      ['revision', (this.opts.revision ?? this.inputs.revision) || 'default'],
     ];
+    if (has(this.version, 'inject.statusRevision')) fields.push(['revision', (this.opts.revision ?? this.inputs.revision) || 'default']);
     annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
   }

@@ -15,7 +15,8 @@
 // Proven by: test/istio/inject-conformance.test.ts, test/istio/kube-inject.test.ts
 
 import { goJsonMarshal } from '../go/encoding/json/json.js';
-import { toYaml } from '../yaml/emit.js';
+import { toYaml, type YamlOptions } from '../yaml/emit.js';
+import { has } from './releases.js';
 import { InputError, type LoadedDocument } from '../yaml/load.js';
 import type { GoValue } from '../go/reflect/value.js';
 import { GoJsonError } from '../go/encoding/json/structs.js';
@@ -101,8 +102,8 @@ function typedObject(kind: string, obj: JsonObject): JsonObject {
 }
 
 /** The injected object as sigs.k8s.io/yaml prints it (JSON, then YAML with sorted keys). */
-function typedYaml(kind: string, obj: JsonObject): string {
-  return toYaml(typedObject(kind, obj) as unknown as GoValue);
+function typedYaml(kind: string, obj: JsonObject, opts: YamlOptions): string {
+  return toYaml(typedObject(kind, obj) as unknown as GoValue, opts);
 }
 
 /** kubectl's JSON printer: json.MarshalIndent with four spaces (maps' keys sorted, as Go sorts them). */
@@ -212,6 +213,7 @@ function typedJson(kind: string, obj: JsonObject, kube: number): Json {
 /** The file's documents injected as istioctl kube-inject prints them, or with `json` as -o json's objects. */
 export function* kubeInjectStream(renderer: Renderer, text: string, file: string, lazyMinBytes?: number, json?: KubeInjectJson): Generator<RenderEvent, { failed: number; total: number }> {
   const kube = kubeApiMinor(renderer.version);
+  const yamlOpts: YamlOptions = { lineWrap: !has(renderer.version, 'output.yamlNoLineWrap') };
   let failed = 0;
   let total = 0;
   let index = 0;
@@ -266,7 +268,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     if (lazy) {
       // A big List is read, injected and printed one item at a time: its text is the whole List's as
       // typedYaml prints it, the items' YAML cut out of a List of one, so memory stays flat.
-      const head = json ? '' : typedYaml('List', { ...(lazy.header.value as JsonObject), items: null });
+      const head = json ? '' : typedYaml('List', { ...(lazy.header.value as JsonObject), items: null }, yamlOpts);
       const at = head.startsWith('items: null\n') ? 0 : head.indexOf('\nitems: null\n') + 1;
       if (json) yield* json.beginList(lazy.header.value as JsonObject);
       else yield { type: 'text', text: head.slice(0, at) + 'items:\n' };
@@ -280,7 +282,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
         }
         yield* reported();
         if (json) yield* json.listItem(out);
-        else yield { type: 'text', text: toYaml({ items: [out] } as unknown as GoValue).slice('items:\n'.length) };
+        else yield { type: 'text', text: toYaml({ items: [out] } as unknown as GoValue, yamlOpts).slice('items:\n'.length) };
       }
       if (json) yield* json.endList();
       else yield { type: 'text', text: head.slice(at + 'items: null\n'.length) + '---\n' };
@@ -304,7 +306,7 @@ export function* kubeInjectStream(renderer: Renderer, text: string, file: string
     }
     yield* reported();
     if (json) yield* json.document(typedObject(kind, out as JsonObject));
-    else yield { type: 'text', text: typedYaml(kind, out as JsonObject) + '---\n' };
+    else yield { type: 'text', text: typedYaml(kind, out as JsonObject, yamlOpts) + '---\n' };
   }
   return { failed, total };
 }

@@ -105,13 +105,16 @@ export function meshModel(v: IstioVersion): MeshModel {
     pf(34, 'root_namespace', 'string'),
     pf(35, 'locality_lb_setting', opaque),
     pf(36, 'dns_refresh_rate', w.Duration),
+    !since(1, 8) && pf(37, 'disable_report_batch', 'bool'),
+    !since(1, 8) && pf(38, 'report_batch_max_entries', 'uint32'),
+    !since(1, 8) && pf(39, 'report_batch_max_time', w.Duration),
     pf(41, 'h2_upgrade_policy', H2UpgradePolicy),
     pf(44, 'inbound_cluster_stat_name', 'string'),
     pf(45, 'outbound_cluster_stat_name', 'string'),
     pf(47, 'certificates', opaque),
-    !since(1, 8) && pf(49, 'thrift_config', opaque),
-    since(1, 7) && pf(50, 'service_settings', opaque),
-    since(1, 7) && pf(51, 'enable_prometheus_merge', w.BoolValue),
+    !since(1, 17) && pf(49, 'thrift_config', opaque),
+    since(1, 6) && pf(50, 'service_settings', opaque),
+    since(1, 6) && pf(51, 'enable_prometheus_merge', w.BoolValue),
     since(1, 8) && pf(54, 'verify_certificate_at_client', w.BoolValue),
     since(1, 8) && pf(55, 'ca', opaque),
     since(1, 8) && pf(57, 'extension_providers', opaque),
@@ -137,16 +140,42 @@ function strings(xs: string[]): GoValue {
   return withType(xs, { kind: 'slice', name: '[]string', elem: T.string });
 }
 
+/** DefaultMeshConfig's sdsUdsPath of 1.6 and 1.7 (mesh.go's DefaultSdsUdsPath). */
+export const DEFAULT_SDS_UDS_PATH = 'unix:./etc/istio/proxy/SDS';
+
 /** mesh.DefaultMeshConfig() of the release (the mesh the chart installs when nothing is set). */
 export function defaultMeshConfig(v: IstioVersion): ProtoStruct {
   const mm = meshModel(v);
   const w = proxyModel(v).wkt;
   const enumOf = (go: string): Enum => mm.MeshConfig.fields.find((f) => f.go === go)!.type as Enum;
+  if (has(v, 'mesh.default.v15')) {
+    // 1.5's mesh.go: a one-second connect timeout, access log to stdout, no auto mTLS, no ingress class
+    return newMessage(mm.MeshConfig, {
+      DisablePolicyChecks: true,
+      RootNamespace: 'istio-system',
+      ProxyListenPort: i32(15001),
+      ConnectTimeout: duration(w, 1),
+      IngressService: 'istio-ingressgateway',
+      EnableTracing: true,
+      AccessLogFile: '/dev/stdout',
+      AccessLogEncoding: enumValue(enumOf('AccessLogEncoding'), 0),
+      DefaultConfig: defaultProxyConfig(v),
+      TrustDomainAliases: strings([]),
+      DefaultServiceExportTo: strings(['*']),
+      DefaultVirtualServiceExportTo: strings(['*']),
+      DefaultDestinationRuleExportTo: strings(['*']),
+      OutboundTrafficPolicy: newMessage(mm.OutboundTrafficPolicy, { Mode: enumValue(mm.OutboundMode, 1) }),
+      DnsRefreshRate: duration(w, 5),
+      ProtocolDetectionTimeout: duration(w, 0, 100_000_000),
+      EnableAutoMtls: wrap(w.BoolValue, false),
+    });
+  }
+  const detection = has(v, 'mesh.default.protocolDetection100ms') ? duration(w, 0, 100_000_000) : has(v, 'mesh.default.protocolDetection5s') ? duration(w, 5) : duration(w, 0);
   const m = newMessage(mm.MeshConfig, {
     EnableTracing: true,
     AccessLogFile: '',
     AccessLogEncoding: enumValue(enumOf('AccessLogEncoding'), 0),
-    ProtocolDetectionTimeout: duration(w, 0),
+    ProtocolDetectionTimeout: detection,
     IngressService: 'istio-ingressgateway',
     IngressControllerMode: enumValue(enumOf('IngressControllerMode'), 3),
     IngressClass: 'istio',
@@ -164,11 +193,22 @@ export function defaultMeshConfig(v: IstioVersion): ProtoStruct {
     DefaultDestinationRuleExportTo: strings(['*']),
     DnsRefreshRate: duration(w, has(v, 'mesh.default.dnsRefreshRate60s') ? 60 : 5),
   });
+  if (has(v, 'mesh.default.mixer')) {
+    m.values.set('ReportBatchMaxEntries', new GoNum(T.uint32, 100n));
+    m.values.set('ReportBatchMaxTime', duration(w, 1));
+    m.values.set('DisableMixerHttpReports', true);
+    m.values.set('DisablePolicyChecks', true);
+  }
+  if (has(v, 'mesh.default.sdsUdsPath')) m.values.set('SdsUdsPath', DEFAULT_SDS_UDS_PATH);
+  if (has(v, 'mesh.default.thriftConfig')) m.values.set('ThriftConfig', mapOf({}));
   if (has(v, 'mesh.default.proxyInboundListenPort')) m.values.set('ProxyInboundListenPort', i32(15006));
   if (has(v, 'mesh.default.inboundTrafficPolicy')) m.values.set('InboundTrafficPolicy', newMessage(mm.InboundTrafficPolicy, { Mode: enumValue(mm.InboundMode, 0) }));
   if (has(v, 'mesh.default.enablePrometheusMerge')) m.values.set('EnablePrometheusMerge', wrap(w.BoolValue, true));
-  if (has(v, 'mesh.default.emptyExtensionProviders')) m.values.set('ExtensionProviders', [] as GoValue[]);
-  if (has(v, 'mesh.default.extensionProviders')) {
+  if (has(v, 'mesh.default.envoyAccessLogOnly')) {
+    // 1.11: the envoy file access log is the only provider, and the default access log
+    m.values.set('DefaultProviders', mapOf({ accessLogging: ['envoy'] }));
+    m.values.set('ExtensionProviders', [mapOf({ name: 'envoy', envoyFileAccessLog: mapOf({ path: '/dev/stdout' }) })]);
+  } else if (has(v, 'mesh.default.extensionProviders')) {
     m.values.set('DefaultProviders', mapOf({}));
     m.values.set('ExtensionProviders', [
       mapOf({ name: 'prometheus', prometheus: mapOf({}) }),

@@ -29,6 +29,7 @@ import { PROXY_CONTAINER } from './merge.js';
 import { clone, isObject, own, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import type { IstioVersion } from './version.js';
 import { has, kubeApiMinorOf } from './releases.js';
+import { DEFAULT_SDS_UDS_PATH } from './mesh.js';
 
 export interface PostProcessContext {
   version: IstioVersion;
@@ -528,15 +529,22 @@ function toJson(v: unknown): Json {
 // ---------- fsGroup ----------
 
 /**
- * The 1.5-1.9 injector gave the pod fsGroup 1337 so the proxy could read the projected token: 1.5 and 1.6
- * when the mesh config had an sdsUdsPath, 1.7-1.9 unless ENABLE_LEGACY_FSGROUP_INJECTION=false. From 1.10
- * the templates carry it.
+ * The 1.5-1.8 injector gave the pod fsGroup 1337 so the proxy could read the projected token: 1.5 to 1.7
+ * when the mesh config had an sdsUdsPath, 1.8 unless ENABLE_LEGACY_FSGROUP_INJECTION=false (webhook.go's
+ * injectPod). From 1.9 the templates carry it.
  */
+/** The mesh's sdsUdsPath, DefaultMeshConfig's where the mesh config does not set it. */
+function meshSdsUdsPath(ctx: PostProcessContext): string {
+  const set = ctx.mesh.sdsUdsPath;
+  if (typeof set === 'string') return set;
+  return has(ctx.version, 'mesh.default.sdsUdsPath') ? DEFAULT_SDS_UDS_PATH : '';
+}
+
 export function applyLegacyFSGroup(pod: JsonObject, ctx: PostProcessContext): void {
   if (!has(ctx.version, 'inject.legacyFSGroup')) return;
   const on = has(ctx.version, 'inject.legacyFSGroupFlag')
     ? (ctx.env?.ENABLE_LEGACY_FSGROUP_INJECTION ?? 'true') === 'true'
-    : typeof ctx.mesh.sdsUdsPath === 'string' && ctx.mesh.sdsUdsPath !== '';
+    : meshSdsUdsPath(ctx) !== '';
   if (!on) return;
   const spec = isObject(pod.spec ?? null) ? (pod.spec as JsonObject) : (pod.spec = Object.create(null) as JsonObject);
   const sc = isObject(spec.securityContext ?? null) ? (spec.securityContext as JsonObject) : (spec.securityContext = Object.create(null) as JsonObject);

@@ -660,6 +660,8 @@ function isSet(f: ProtoField, v: GoValue): boolean {
   if (f.oneof) return true;
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof GoStruct) return true;
+  // an opaque message is set even when empty (DefaultMeshConfig's DefaultProviders: &...{}); a map is not
+  if (typeof f.type === 'object' && 'opaque' in f.type && typeof v === 'object' && !(v instanceof GoNum)) return true;
   if (typeof v === 'object' && !(v instanceof GoNum)) return Object.keys(v).length > 0;
   if (typeof v === 'string') return v !== '';
   if (typeof v === 'boolean') return v;

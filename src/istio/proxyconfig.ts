@@ -247,17 +247,25 @@ export function defaultProxyConfig(v: IstioVersion): ProtoStruct {
     ServiceCluster: 'istio-proxy',
     DrainDuration: duration(w, 45),
     ProxyAdminPort: new GoNum(T.int32, 15000n),
-    ControlPlaneAuthPolicy: enumValue(m.AuthenticationPolicy, 1),
+    ControlPlaneAuthPolicy: enumValue(m.AuthenticationPolicy, has(v, 'proxyConfig.default.mutualTLS') ? 1 : 0),
     DiscoveryAddress: 'istiod.istio-system.svc:15012',
     BinaryPath: '/usr/local/bin/envoy',
     StatNameLength: new GoNum(T.int32, 189n),
     StatusPort: new GoNum(T.int32, 15020n),
   });
-  // ParentShutdownDuration and Concurrency 2 stayed in DefaultProxyConfig until 1.18, which made an
-  // unset concurrency mean "from the CPU limit" (1.18 upgrade notes; mesh.go of 1.17 still has both).
+  // mesh.go's DefaultProxyConfig of each release: parentShutdownDuration to 1.16, concurrency 2 (a plain int
+  // in 1.6) to 1.17, after which an unset concurrency means "from the CPU limit", zipkin to 1.21, the
+  // empty remote services to 1.8, control-plane mTLS from 1.7.
   if (has(v, 'proxyConfig.default.parentShutdownDuration')) pc.values.set('ParentShutdownDuration', duration(w, 60));
   if (has(v, 'proxyConfig.default.terminationDrainDuration')) pc.values.set('TerminationDrainDuration', duration(w, 5));
-  if (has(v, 'proxyConfig.default.concurrency2')) pc.values.set('Concurrency', wrap(w.Int32Value, new GoNum(T.int32, 2n)));
+  if (has(v, 'proxyConfig.default.concurrency2')) {
+    const two = new GoNum(T.int32, 2n);
+    pc.values.set('Concurrency', has(v, 'proxyConfig.concurrencyWrapper') ? wrap(w.Int32Value, two) : two);
+  }
+  if (has(v, 'proxyConfig.default.remoteServices')) {
+    pc.values.set('EnvoyMetricsService', newMessage(m.RemoteService, {}));
+    pc.values.set('EnvoyAccessLogService', newMessage(m.RemoteService, {}));
+  }
   if (has(v, 'proxyConfig.default.zipkin')) {
     const zipkinField = m.Tracing.fields.find((f) => f.go === 'Zipkin')!;
     const zipkinMsg = zipkinField.type as Msg;

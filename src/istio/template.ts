@@ -64,6 +64,13 @@ export interface IstioFuncOptions {
    * the network is one name, written and compared whole (Istio 1.24's goldens: `{"name": "default/istio-cni"}`).
    */
   multusNamespaced?: boolean;
+  /**
+   * Istio functions the release does not have (appendMultusNetwork before 1.8, omit before 1.18, ...):
+   * left out, so a template using one fails to parse as it does in that istiod (or gets Sprig's, for omit).
+   */
+  absent?: ReadonlySet<string>;
+  /** toYaml folds long strings at 80 columns (false: gopkg.in/yaml.v2 v2.3.0, which did not). */
+  yamlLineWrap?: boolean;
   /** Clock for Sprig's date functions. */
   now?: () => Date;
   /** Random source for Sprig's random functions. */
@@ -367,7 +374,7 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
   add(
     def('toYaml', 'func(interface {}) string', (v: GoValue) => {
       try {
-        return goYamlMarshal(v);
+        return goYamlMarshal(v, { lineWrap: opts.yamlLineWrap ?? true });
       } catch (e) {
         rethrowLimit(e);
         return '';
@@ -422,6 +429,7 @@ export function istioOnlyFuncs(opts: IstioFuncOptions = {}): FuncMap {
     add(def('render', 'func(string) string', (text: string) => render(text)));
   }
   if (opts.legacyToJson) add(new GoFunc('toJson', m.toJSON!.params, false, 1, T.string, m.toJSON!.fn));
+  for (const name of opts.absent ?? []) delete m[name];
   return m;
 }
 

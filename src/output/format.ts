@@ -11,6 +11,7 @@ import { type ManifestPiece } from '../istio/workload.js';
 import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { type GoValue } from '../go/reflect/value.js';
 import { jsonToYaml, toYaml } from '../yaml/emit.js';
+import { printable } from './escape.js';
 
 /** A List being printed: its fields without `items`, and what its items have become so far. */
 export interface ListFrame {
@@ -65,7 +66,8 @@ export class OutputFormat {
       for (const p of parsed) this.doc(emit(p, req.output), out);
     } else {
       const text = r.outputs.join(r.outputs.length > 1 ? '\n---\n' : '');
-      this.doc(this.single ? text : `# Source: ${r.label}\n${text}`, out);
+      // a name with a newline would end the comment and write YAML of its own
+      this.doc(this.single ? text : `# Source: ${printable(r.label)}\n${text}`, out);
     }
     return out;
   }

@@ -422,7 +422,9 @@ class Emitter {
   private mappingContext = false;
   private simpleKeyContext = false;
   private readonly bestIndent = 2;
-  private readonly bestWidth = 80;
+
+  /** bestWidth: where long scalars fold (yaml.v2's 80; Infinity for v2.3.0, which never folds). */
+  constructor(private readonly bestWidth = 80) {}
 
   result(): string {
     return this.lines.length === 0 ? this.head + this.out : this.head + this.lines.join('') + this.out;
@@ -741,8 +743,8 @@ class Emitter {
 }
 
 /** Emit yaml.v2 output for a tree already in yaml.v2's hands (exported for fromYaml round trips). */
-function emitNode(root: YNode): string {
-  const e = new Emitter();
+function emitNode(root: YNode, opts: YamlOptions = {}): string {
+  const e = new Emitter(opts.lineWrap === false ? Infinity : 80);
   e.document(root);
   return e.result();
 }
@@ -879,12 +881,20 @@ const NULL_NODE: YNode = { kind: 'scalar', value: 'null', style: 'plain', info: 
 const TRUE_NODE: YNode = { kind: 'scalar', value: 'true', style: 'plain', info: undefined };
 const FALSE_NODE: YNode = { kind: 'scalar', value: 'false', style: 'plain', info: undefined };
 
+/**
+ * How gopkg.in/yaml.v2 writes: long scalars fold at 80 columns (lineWrap, v2.2 and v2.4), or never (v2.3.0,
+ * which dropped the wrapping that v2.4.0 brought back).
+ */
+export interface YamlOptions {
+  lineWrap?: boolean;
+}
+
 /** sigs.k8s.io/yaml.Marshal(v): the YAML text, ending in a newline. Throws GoYamlError (Go's text). */
-export function toYaml(v: GoValue): string {
+export function toYaml(v: GoValue, opts: YamlOptions = {}): string {
   const node = plainNode(v, 0);
-  if (node !== NOT_PLAIN) return emitNode(node);
+  if (node !== NOT_PLAIN) return emitNode(node, opts);
   const raw = plainRaw(v, 0);
-  if (raw !== NOT_PLAIN) return emitNode(toNode(raw));
+  if (raw !== NOT_PLAIN) return emitNode(toNode(raw), opts);
   let json: string;
   try {
     json = goJsonMarshal(v);
@@ -893,11 +903,11 @@ export function toYaml(v: GoValue): string {
     if (e instanceof RangeError) throw e;
     throw new GoYamlError('error marshaling into JSON: ' + (e as Error).message);
   }
-  return jsonToYaml(json);
+  return jsonToYaml(json, opts);
 }
 
 /** sigs.k8s.io/yaml.JSONToYAML. */
-export function jsonToYaml(json: string): string {
+export function jsonToYaml(json: string, opts: YamlOptions = {}): string {
   let raw: JsonRawNode;
   try {
     raw = parseJsonRaw(json);
@@ -905,7 +915,7 @@ export function jsonToYaml(json: string): string {
     if (e instanceof RangeError) throw e;
     throw new GoYamlError('error converting JSON to YAML: ' + (e as Error).message);
   }
-  return emitNode(toNode(raw));
+  return emitNode(toNode(raw), opts);
 }
 
 /** Helm's toYaml: the same text without its final newline, and "" when marshalling fails. */

@@ -111,28 +111,33 @@ function positionAt(lc: LineCounter, offset: number): Position {
   return { line: p.line, col: p.col };
 }
 
+/**
+ * The text of an input's bytes as yaml.v2's reader decodes them: UTF-16 after its byte order mark,
+ * else UTF-8, refused where it is not (in yaml.v2's words, at the line and column of the bad byte).
+ */
+export function decodeInput(input: Uint8Array, file: string): string {
+  if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
+    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
+    try {
+      return new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
+    } catch {
+      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
+  } catch {
+    const bad = utf8Problem(input);
+    const pos = lineColOfBytes(input, bad.offset);
+    throw new InputError(`${bad.words} (is this a binary file?)`, file, pos.line, pos.col);
+  }
+}
+
 /** Text of the input, refusing what yaml.v2's reader refuses: invalid UTF-8 and control characters. */
 function inputText(input: string | Uint8Array, file: string, maxBytes: number): string {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
   if (size > maxBytes) throw new InputError(`input is ${size} bytes, more than the limit of ${maxBytes}`, file, 1, 1);
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else if ((input[0] === 0xff && input[1] === 0xfe) || (input[0] === 0xfe && input[1] === 0xff)) {
-    // UTF-16 with a byte order mark, which yaml.v2's reader decodes
-    try {
-      text = new TextDecoder(input[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(input);
-    } catch {
-      throw new InputError('invalid UTF-16 after its byte order mark', file, 1, 1);
-    }
-  } else {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
-    } catch {
-      const bad = firstInvalidUtf8(input);
-      const pos = lineColOfBytes(input, bad);
-      throw new InputError('invalid UTF-8 (is this a binary file?)', file, pos.line, pos.col);
-    }
-  }
+  let text = typeof input === 'string' ? input : decodeInput(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // eslint-disable-next-line no-control-regex
   const ctl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(text);
@@ -146,7 +151,7 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
       } else col++;
     }
     const code = ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw new InputError(`control character U+${code} is not allowed (is this a binary file?)`, file, line, col);
+    throw new InputError(`control characters are not allowed (U+${code}; is this a binary file?)`, file, line, col);
   }
   const v2 = v2Text(text);
   if ('error' in v2) {
@@ -156,15 +161,24 @@ function inputText(input: string | Uint8Array, file: string, maxBytes: number): 
   return v2.text;
 }
 
-function firstInvalidUtf8(b: Uint8Array): number {
+/** The first byte yaml.v2's reader stops at as not UTF-8, and its words for why. */
+function utf8Problem(b: Uint8Array): { offset: number; words: string } {
   for (let i = 0; i < b.length; ) {
     const c = b[i]!;
     const n = c < 0x80 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 0;
-    if (n === 0) return i;
-    for (let k = 1; k < n; k++) if (((b[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    if (n === 0) return { offset: i, words: 'invalid leading UTF-8 octet' };
+    if (i + n > b.length) return { offset: i, words: 'incomplete UTF-8 octet sequence' };
+    let v = n === 1 ? c : n === 2 ? c & 0x1f : n === 3 ? c & 0x0f : c & 0x07;
+    for (let k = 1; k < n; k++) {
+      const t = b[i + k]!;
+      if ((t & 0xc0) !== 0x80) return { offset: i + k, words: 'invalid trailing UTF-8 octet' };
+      v = (v << 6) | (t & 0x3f);
+    }
+    if ((n === 2 && v < 0x80) || (n === 3 && v < 0x800) || (n === 4 && v < 0x10000)) return { offset: i, words: 'invalid length of a UTF-8 sequence' };
+    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) return { offset: i, words: 'invalid Unicode character' };
     i += n;
   }
-  return b.length;
+  return { offset: b.length, words: 'invalid UTF-8' };
 }
 
 function lineColOfBytes(b: Uint8Array, offset: number): Position {
@@ -528,6 +542,14 @@ class FastLocated extends DocumentBase {
   }
 
   positionOf(path: readonly PathSegment[], opts?: PositionOptions): Position {
+    // a JSON List item itself (a sequence entry: no key): where its `{` is, without reading it (a report lists thousands)
+    if (this.items && this.itemPrefix.length === 0 && path.length === 2 && path[0] === 'items' && typeof path[1] === 'number') {
+      const item = this.items[path[1]];
+      if (item && this.text.charCodeAt(item.start) === 123) {
+        const line = this.lineOf(item.start);
+        return { line: line + 1, col: item.start - this.lineStarts()[line]! + 1 };
+      }
+    }
     const [view, p] = this.route(path);
     return view?.positionOf(p, opts) ?? this.start;
   }
@@ -812,7 +834,7 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
   const maxNodes = opts.maxNodes ?? Math.max(1_000_000, text.length);
   const out: LoadedDocument[] = [];
   docs.forEach((doc, index) => {
-    const err = syntaxError(doc, lc, file);
+    const err = syntaxError(doc, lc, file, text);
     if (err) throw err;
     const root = doc.contents as YamlNode | null;
     const start = positionAt(lc, doc.range?.[0] ?? 0);
@@ -893,18 +915,43 @@ function parseFull(text: string, file: string, opts: LoadOptions): { docs: Docum
 }
 
 /** The first syntax error the `yaml` package found in a document, in yaml.v2's words where they differ. */
-function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string): InputError | undefined {
+function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string, text: string): InputError | undefined {
   const err = doc.errors[0];
   if (!err) return undefined;
   const p = positionAt(lc, err.pos[0]);
   const deep = err.message.includes('call stack');
   if (deep) noteStackExhausted();
-  const msg = deep
-    ? 'document nests too deeply'
-    : /^Invalid escape sequence \\[uU]/.test(err.message)
-      ? 'found invalid Unicode character escape code'
-      : firstLine(err.message);
+  const msg = deep ? 'document nests too deeply' : (v2Words(err.message, text, lc, err.pos[0]) ?? firstLine(err.message));
   return new InputError(msg, file, p.line, p.col);
+}
+
+const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/**
+ * yaml.v2's words for an error the `yaml` package words its own way (where yaml.v2 stops at the same
+ * place): escapes, block scalar indentation indicators, tabs where indentation is.
+ */
+function v2Words(message: string, text: string, lc: LineCounter, offset: number): string | undefined {
+  const esc = /^Invalid escape sequence \\(.)(\S*)/.exec(message);
+  if (esc) {
+    const digits = HEX_DIGITS[esc[1]!];
+    if (digits === undefined) return 'found unknown escape character';
+    return /^[0-9A-Fa-f]+$/.test(esc[2]!.slice(0, digits)) && esc[2]!.length >= digits ? 'found invalid Unicode character escape code' : 'did not find expected hexdecimal number';
+  }
+  const header = /^Block scalar header includes extra characters: [|>][-+]?(\d+)/.exec(message);
+  if (header) return header[1] === '0' ? 'found an indentation indicator equal to 0' : 'did not find expected comment or line break';
+  if (/^Tabs are not allowed as indentation/.test(message)) {
+    // a tab that indents a line continuing a plain scalar breaks yaml.v2's scan of that scalar; a tab
+    // before anything else is no token at all
+    const line = lc.linePos(offset).line;
+    const lines = text.split('\n', line);
+    let prev = line - 2;
+    while (prev >= 0 && /^\s*(#.*)?$/.test(lines[prev]!)) prev--;
+    const before = prev >= 0 ? lines[prev]!.replace(/\s+#.*$/, '').trimEnd() : '';
+    const plain = before !== '' && !/[:|>[{,]$/.test(before) && !/(^|\s)-$/.test(before) && !/[|>][-+0-9]*$/.test(before);
+    return plain ? 'found a tab character that violates indentation' : 'found character that cannot start any token';
+  }
+  return undefined;
 }
 
 /**
@@ -941,7 +988,7 @@ function entryError(text: string, file: string, opts: LoadOptions, open: number[
   let err: InputError | undefined;
   try {
     const { docs, lc } = parseFull(reduced, file, opts);
-    err = docs[0] ? syntaxError(docs[0], lc, file) : undefined;
+    err = docs[0] ? syntaxError(docs[0], lc, file, reduced) : undefined;
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     err = e;

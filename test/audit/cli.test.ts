@@ -38,14 +38,23 @@ describe('sidecar-render audit', () => {
     expect((await run('-f', f, '--fail-on', 'warning')).code).toBe(1);
   });
 
-  it('--output json lists {rule, severity, workload, container, message, location, fix}', async () => {
+  it('--output json lists one row per cause: {rule, severity, workload, container, message, location, fix} of its first finding, then affects and workloads; info with --info', async () => {
     const r = await run('-f', hazard, '-o', 'json');
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix', 'affects', 'workloads']);
     expect(rows.map((x) => x.rule)).toContain('prestop-never-exits');
-    const note = rows.find((x) => x.severity === 'info');
-    expect(String(note?.message)).toContain('netstat -u');
+    expect(rows.find((x) => x.severity === 'info')).toBeUndefined();
+    const withInfo = JSON.parse((await run('-f', hazard, '-o', 'json', '--info')).stdout) as Record<string, unknown>[];
+    expect(String(withInfo.find((x) => x.severity === 'info')?.message)).toContain('netstat -u');
+  });
+
+  it('--per-workload: the rows as before grouping, {rule, severity, workload, container, message, location, fix}, info included', async () => {
+    const rows = JSON.parse((await run('-f', hazard, '-o', 'json', '--per-workload')).stdout) as Record<string, unknown>[];
+    for (const row of rows) expect(Object.keys(row)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+    expect(String(rows.find((x) => x.severity === 'info')?.message)).toContain('netstat -u');
+    const text = await run('-f', hazard, '--per-workload', '--no-color');
+    expect(text.stdout).toMatch(/^\d+ findings in 1 workload: \d+ error, \d+ warning, 1 info\.$/m);
   });
 
   it('--output sarif is SARIF 2.1.0 with the rule table and physical locations', async () => {
@@ -119,7 +128,7 @@ describe('sidecar-render audit', () => {
 
   it('--timeline explains start-up and shutdown; svg is a standalone document', async () => {
     const t = await run('-f', hazard, '--timeline', '--no-color');
-    expect(t.code).toBe(0);
+    expect(t.code).toBe(1);
     expect(t.stdout).toContain('Start-up:');
     expect(t.stdout).toContain('Shutdown (on deletion):');
     expect(t.stdout).toContain('SIGKILL');
@@ -129,7 +138,22 @@ describe('sidecar-render audit', () => {
     expect(svg.stdout).not.toMatch(/<script|href=/);
   });
 
-  it('an injector that cannot render a workload is an error (exit 2), not a silent fall-back; --model asks for the model', async () => {
+  it('--timeline exits as the report does: the same hazard, the same exit code', async () => {
+    const job = join(fixtures, 'seeds', '003-job-hazard.yaml');
+    const report = await run('-q', '-f', job);
+    const t = await run('-f', job, '--timeline', '--no-color');
+    expect(t.stdout).toContain('!! Completion: never');
+    expect(report.code).toBe(1);
+    expect(t.code).toBe(report.code);
+    expect(t.stderr).toMatch(/^audit: 1 finding at or above error \(the report without --timeline lists them\)$/m);
+    for (const f of [join(fixtures, 'seeds', '003-job-fixed.yaml'), join(fixtures, 'native-sidecar-unordered', 'positive-cloudsql-proxy.yaml')]) {
+      for (const failOn of ['error', 'warning']) {
+        expect((await run('-q', '-f', f, '--timeline', '--fail-on', failOn)).code, `${f} ${failOn}`).toBe((await run('-q', '-f', f, '--fail-on', failOn)).code);
+      }
+    }
+  });
+
+  it('a template that does not parse is bad input (exit 2); one that fails on a pod is a finding on that pod, never a silent fall-back; --model asks for the model', async () => {
     const cm = (body: string) =>
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio-sidecar-injector, namespace: istio-system}\ndata:\n  config: |-\n    policy: enabled\n    template: |\n' +
       body.split('\n').map((l) => `      ${l}`).join('\n') +
@@ -140,25 +164,46 @@ describe('sidecar-render audit', () => {
     writeFileSync(missingFn, cm(good.replace('{{ .Values.global.tag }}', '{{ noSuchFunction .Values.global.tag }}')) + job);
     const failing = join(dir, 'failing-template.yaml');
     writeFileSync(failing, cm(good.replace('{{ .Values.global.tag }}', '{{ index .Values.global.proxy "a" "b" }}')) + job);
-    for (const f of [missingFn, failing]) {
-      const r = await run('-f', f, '-o', 'json');
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toContain('Job/batch/j');
-      expect(r.stderr).toContain('--model');
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-      const m = await run('-f', f, '--model', '-o', 'json');
+    // a function the release lacks: the template does not parse, for any pod (as render says)
+    const r = await run('-f', missingFn, '-o', 'json');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('Job/batch/j');
+    expect(r.stderr).toContain('--model');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // a template that fails as it runs on this pod: istiod rejects the pod, which is what the audit reports
+    const f = await run('-q', '-f', failing, '-o', 'json');
+    expect(f.code, f.stderr).toBe(1);
+    const rows = JSON.parse(f.stdout) as { rule: string; message: string; location: string; workload: string }[];
+    expect(rows.map((x) => x.rule)).toEqual(['injection-fails']);
+    expect(rows[0]!.workload).toBe('Job/batch/j');
+    expect(rows[0]!.message).toMatch(/^istiod's injector fails on this pod: .*failing-template\.yaml:\d+:\d+: template: .*error calling index/);
+    expect(rows[0]!.location).toMatch(/failing-template\.yaml:\d+:\d+$/);
+    for (const file of [missingFn, failing]) {
+      const m = await run('-f', file, '--model', '-o', 'json');
       expect(m.code).toBe(1);
       expect((JSON.parse(m.stdout) as { rule: string }[]).map((x) => x.rule)).toContain('job-never-completes');
     }
     // the same ConfigMap with a template that works renders the Job with the release in its tag
     const ok = join(dir, 'working-template.yaml');
     writeFileSync(ok, cm(good) + job);
-    const r = await run('-f', ok, '-o', 'json');
+    const w = await run('-f', ok, '-o', 'json');
+    expect(w.code, w.stderr).toBe(1);
+    const found = JSON.parse(w.stdout) as { rule: string; fix: string }[];
+    expect(found.find((x) => x.rule === 'job-never-completes')?.fix).toContain('Istio 1.20.3');
+  });
+
+  it('a workload the injector cannot render does not stop the audit of the others', async () => {
+    const dump = join(fixtures, 'injection-fails', 'positive-template-not-found.yaml');
+    const text = readFileSync(dump, 'utf8');
+    const more = join(dir, 'dump-with-one-unrenderable.yaml');
+    const job = (name: string) => `---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: ${name}, namespace: batch}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: app, image: app}\n`;
+    writeFileSync(more, job('before') + '---\n' + text + job('after'));
+    const r = await run('-q', '-f', more, '-o', 'json');
     expect(r.code, r.stderr).toBe(1);
-    const rows = JSON.parse(r.stdout) as { rule: string; fix: string }[];
-    expect(rows.find((x) => x.rule === 'job-never-completes')?.fix).toContain('Istio 1.20.3');
+    const rows = JSON.parse(r.stdout) as { rule: string; workload: string }[];
+    expect(rows.map((x) => `${x.workload} ${x.rule}`)).toEqual(['Job/batch/before job-never-completes', 'Deployment/shop/payments injection-fails', 'Job/batch/after job-never-completes']);
   });
 
   it('--list-rules lists every rule, and so does docs/commands.md', async () => {

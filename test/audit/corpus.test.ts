@@ -104,11 +104,16 @@ describe('audit corpus (CLI, --output json)', () => {
       const spec = readSpec(expectations[file]!);
       const r = await auditCli('-f', join(corpus, file), '--output', 'json', '--fail-on', 'info', ...cliArgs(spec.options));
       expect(r.stderr).toBe('');
-      const findings = JSON.parse(r.stdout) as Finding[];
-      for (const f of findings) expect(Object.keys(f).sort()).toEqual(['container', 'fix', 'location', 'message', 'rule', 'severity', 'workload']);
+      // one row per cause, each naming the workloads it affects: together, every workload's findings
+      const causes = JSON.parse(r.stdout) as (Finding & { affects: number; workloads: { workload: string }[] })[];
+      for (const c of causes) expect(Object.keys(c)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix', 'affects', 'workloads']);
+      const findings = causes.flatMap((c) => c.workloads.map((w) => ({ rule: c.rule, workload: w.workload })));
       const { want, got } = compare(spec.workloads, bySet(findings));
       expect(got).toEqual(want);
       expect(r.code).toBe(findings.length ? 1 : 0);
+      const rows = JSON.parse((await auditCli('-f', join(corpus, file), '--output', 'json', '--per-workload', ...cliArgs(spec.options))).stdout) as Finding[];
+      for (const f of rows) expect(Object.keys(f)).toEqual(['rule', 'severity', 'workload', 'container', 'message', 'location', 'fix']);
+      expect(compare(spec.workloads, bySet(rows)).got).toEqual(want);
     });
   }
 });
@@ -157,7 +162,7 @@ describe('audit corpus: the reports people and tools read', () => {
   const all = files.filter((f) => !readSpec(expectations[f]!).options.kubeVersion && (!carries(f) || f === firstDump)).flatMap((f) => ['-f', join(corpus, f)]);
 
   it('SARIF 2.1.0 with what code scanning requires on every result', async () => {
-    const r = await auditCli(...all, '--output', 'sarif');
+    const r = await auditCli(...all, '--output', 'sarif', '--per-workload');
     const sarif = JSON.parse(r.stdout) as {
       version: string;
       $schema: string;
@@ -189,9 +194,9 @@ describe('audit corpus: the reports people and tools read', () => {
     }
   });
 
-  it('text: one block per workload, each finding with message, file:line:col and fix', async () => {
-    const r = await auditCli(...all, '--no-color');
-    const json = JSON.parse((await auditCli(...all, '--output', 'json')).stdout) as Finding[];
+  it('text --per-workload: one block per workload, each finding with message, file:line:col and fix', async () => {
+    const r = await auditCli(...all, '--no-color', '--per-workload');
+    const json = JSON.parse((await auditCli(...all, '--output', 'json', '--per-workload')).stdout) as Finding[];
     const blocks = r.stdout.trimEnd().split('\n\n');
     const summary = blocks.pop()!;
     expect(summary).toMatch(new RegExp(`^${json.length} findings in \\d+ workloads: \\d+ error, \\d+ warning, \\d+ info\\.$`));
@@ -209,5 +214,37 @@ describe('audit corpus: the reports people and tools read', () => {
       }
     }
     expect(r.stdout).not.toContain('\x1b[');
+  });
+});
+
+describe('audit corpus: one finding per cause', () => {
+  // a dump whose injector values cause the same findings in two workloads
+  const dump = join(corpus, 'c01-dump-injector-values-lifecycle.yaml');
+  const shared = `${dump}:26:13`;
+
+  it('JSON: one row for the cause, affecting both workloads, each with where it is', async () => {
+    const rows = JSON.parse((await auditCli('-f', dump, '-o', 'json')).stdout) as { rule: string; location: string; affects: number; workloads: { workload: string; location: string }[] }[];
+    expect(rows.map((x) => [x.rule, x.location, x.affects])).toEqual([['hold-dropped-by-lifecycle', shared, 2]]);
+    expect(rows[0]!.workloads.map((w) => w.workload)).toEqual(['Deployment/shop/cart', 'StatefulSet/shop/redis']);
+    for (const w of rows[0]!.workloads) expect(w.location).toMatch(new RegExp(`^${dump.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:1$`));
+  });
+
+  it('SARIF: one result at the cause, the workloads as related locations', async () => {
+    const sarif = JSON.parse((await auditCli('-f', dump, '-o', 'sarif')).stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[]; relatedLocations: { id: number; physicalLocation: { region: { startLine: number } } }[]; message: { text: string } }[] }[] };
+    const results = sarif.runs[0]!.results;
+    expect(results).toHaveLength(1);
+    expect(results[0]!.locations[0]!.physicalLocation.region.startLine).toBe(26);
+    expect(results[0]!.relatedLocations.map((l) => [l.id, l.physicalLocation.region.startLine])).toEqual([[0, 37], [1, 65]]);
+    expect(results[0]!.message.text).toMatch(/Affects 2 workloads: Deployment\/shop\/cart, StatefulSet\/shop\/redis\.$/);
+  });
+
+  it('text: a block for the workloads a cause affects; info hidden unless asked for', async () => {
+    const r = await auditCli('-f', dump, '-f', join(corpus, 'c05-pods-payments.yaml'), '--no-color');
+    const blocks = r.stdout.trimEnd().split('\n\n');
+    expect(blocks[0]!.split('\n')[0]).toBe('affects 2 workloads: Deployment/shop/cart, StatefulSet/shop/redis');
+    expect(blocks[0]).toContain(`at ${shared}`);
+    expect(blocks.pop()).toBe('5 findings in 6 workloads (one per cause: 6 workload findings, 5 workloads affected): 5 error, 0 warning, 0 info; 1 info finding not shown (--info shows it).');
+    expect(r.stdout).not.toContain('hook-option-ignored');
+    expect((await auditCli('-f', dump, '-f', join(corpus, 'c05-pods-payments.yaml'), '--info')).stdout).toContain('hook-option-ignored');
   });
 });

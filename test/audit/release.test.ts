@@ -1,7 +1,8 @@
 // The Istio release behind a pod, and what an injector template can do about start order.
 
 import { describe, expect, it } from 'vitest';
-import { podRelease, releaseAtLeast, releaseBefore, releaseFromImage, templateFeatures } from '../../src/audit/release.js';
+import { podRelease, proxyListeners, releaseAtLeast, releaseBefore, releaseFromImage, templateFeatures } from '../../src/audit/release.js';
+import { CURRENT_LISTENERS } from '../../src/audit/shell.js';
 
 describe('releaseFromImage', () => {
   const rows: [string, string | undefined][] = [
@@ -51,5 +52,26 @@ describe('templateFeatures', () => {
     });
     expect(templateFeatures('{{ index .ObjectMeta.Annotations `sidecar.istio.io/nativeSidecar` }}').nativeAnnotation).toBe(true);
     expect(templateFeatures('containers: []').hold).toBe('none');
+  });
+});
+
+describe('proxyListeners', () => {
+  const pod = (image: string, args: string[], ports: number[] = []) => ({
+    initContainers: [{ name: 'istio-init', args: ['-p', '15001', '-u', '1337'] }],
+    containers: [{ name: 'app' }, { name: 'istio-proxy', image, args, ports: ports.map((containerPort) => ({ containerPort })) }],
+  });
+  const at = (spec: ReturnType<typeof pod>) => proxyListeners(spec, podRelease(spec, {}, undefined), {});
+  it('an Istio 1.0 proxy without --statusPort: envoy alone listens, on its admin and outbound ports', () => {
+    expect(at(pod('istio/proxyv2:1.0.2', ['proxy', 'sidecar']))).toEqual({ sockets: [['envoy', 15000], ['envoy', 15001]] });
+  });
+  it('--statusPort names the port pilot-agent listens on; 0 turns it off', () => {
+    const m = at(pod('istio/proxyv2:1.1.7', ['proxy', '--statusPort', '15020'], [15090]));
+    expect(m.sockets).toEqual([['envoy', 15000], ['envoy', 15001], ['pilot-agent', 15020], ['envoy', 15090]]);
+    expect(m.agentWhy).toBe('--statusPort 15020');
+    expect(at(pod('istio/proxyv2:1.0.6', ['proxy', '--statusPort=0'])).sockets.some(([p]) => p === 'pilot-agent')).toBe(false);
+  });
+  it('a current or unknown release: the current sockets', () => {
+    expect(at(pod('istio/proxyv2:1.24.1', ['proxy', 'sidecar']))).toBe(CURRENT_LISTENERS);
+    expect(at(pod('istio/proxyv2:latest', ['proxy', 'sidecar']))).toBe(CURRENT_LISTENERS);
   });
 });

@@ -1,7 +1,7 @@
 // The shell reader, one row per script: what a hook or entrypoint does about the proxy.
 
 import { describe, expect, it } from 'vitest';
-import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError } from '../../src/audit/shell.js';
+import { analyzeArgv, analyzeScript, sleepSeconds, syntaxError, type Listeners } from '../../src/audit/shell.js';
 
 type Row = [script: string, expect: Partial<{ wait: string; never: boolean; seconds: number; udp: boolean; quits: boolean; polls: number; leading: number }>];
 
@@ -91,6 +91,14 @@ describe('syntaxError', () => {
     ['while true; do sleep 1', 'a compound command without its `done`'],
     ['if [ -f /var/run/x ]; then sleep 1', 'a compound command without its `fi`'],
     ['echo `date', 'an unclosed ` command substitution'],
+    // dash and bash: `Syntax error: "&&" unexpected` (the kubelet: FailedPreStopHook ... exited with 2)
+    ['sleep 5\n&& curl -fsS -X POST localhost:15000/drain_listeners', 'a line that begins with `&&` (it belongs at the end of the line before)'],
+    ['sleep 5\n|| true', 'a line that begins with `||` (it belongs at the end of the line before)'],
+    ['&& sleep 5', '`&&` with no command before it'],
+    ['sleep 5 &&', '`&&` with no command after it'],
+    ['netstat -plnt | | wc -l', '`|` with no command after it'],
+    ['netstat -plnt |', '`|` with no command after it'],
+    ['& sleep 5', '`&` with no command before it'],
   ];
   for (const [script, why] of bad) it(`rejects: ${script}`, () => expect(syntaxError(script)).toBe(why));
   const good = [
@@ -101,6 +109,10 @@ describe('syntaxError', () => {
     "echo ${x#*/} # it's a comment",
     "cat <<EOF\nit's here\nEOF",
     'while true; do sleep 1; done',
+    'sleep 5 &&\n  curl -fsS -X POST localhost:15000/drain_listeners',
+    'sleep 5 \\\n  && curl -fsS -X POST localhost:15000/drain_listeners',
+    'netstat -plnt |\n  grep -v envoy | wc -l && echo done || echo failed',
+    'sleep 100 & wait',
   ];
   for (const script of good) it(`accepts: ${script}`, () => expect(syntaxError(script)).toBeUndefined());
   it('leaves nothing else to judge in a rejected script', () => {
@@ -123,5 +135,25 @@ describe('analyzeArgv', () => {
     expect(sleepSeconds(['2h'])).toBe(7200);
     expect(sleepSeconds(['$T'])).toBeUndefined();
     expect(sleepSeconds(['infinity'])).toBe(Infinity);
+  });
+});
+
+describe('listener counts against the sockets of the pod\'s release', () => {
+  const envoyOnly: Listeners = { sockets: [['envoy', 15000], ['envoy', 15001]] };
+  const withAgent: Listeners = { sockets: [['envoy', 15000], ['envoy', 15001], ['pilot-agent', 15020]], agentWhy: '--statusPort 15020' };
+  const loop = 'while [ $(netstat -plunt | grep tcp | grep -v envoy | wc -l | xargs) -ne 0 ]; do sleep 1; done';
+  it('envoy alone listens (Istio 1.0 without a status port): the count reaches 0 once the app stops listening', () => {
+    expect(analyzeScript(loop, envoyOnly).neverEnds).toBeUndefined();
+  });
+  it('pilot-agent listens: the count never reaches 0, and the reason names its port as the pod has it', () => {
+    const f = analyzeScript(loop, withAgent);
+    expect(f.neverEnds).toBeDefined();
+    expect(f.unboundedLoops[0]!.reason).toContain('pilot-agent also listens (--statusPort 15020)');
+    expect(analyzeScript(loop).unboundedLoops[0]!.reason).toContain('pilot-agent also listens (15020)');
+  });
+  it('a port the release never opens is gone from the start', () => {
+    const wait = 'while netstat -lnt | grep -q :15021; do sleep 1; done';
+    expect(analyzeScript(wait).neverEnds).toBeDefined();
+    expect(analyzeScript(wait, envoyOnly).neverEnds).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditDetailed, formatJson, formatText, IGNORE_ANNOTATION, InputError, jsonReport, textReport, type Finding, type InputSource } from '../../src/audit/index.js';
+import { auditDetailed, formatJson, formatText, groupByCause, IGNORE_ANNOTATION, InputError, jsonReport, textReport, type Finding, type InputSource } from '../../src/audit/index.js';
 import { loadObjects, streamObjects } from '../../src/audit/input.js';
 import { detached } from '../../src/audit/types.js';
 
@@ -173,6 +173,21 @@ describe('reports written piece by piece', () => {
     expect(pieces[0]!.startsWith('Job/ns/job-0\n  error   job-never-completes [app]\n          a\nb\n')).toBe(true);
     expect(pieces[2]).toBe('4 findings in 2 workloads: 2 error, 1 warning, 1 info.\n');
     expect([...textReport([], { workloads: 1 })]).toEqual(['No findings in 1 workload.\n']);
+  });
+
+  it('by cause: findings of one rule at one location are one, whatever workloads they are about', () => {
+    const at = (workload: string, location: string, message = 'm'): Finding => ({ rule: 'prestop-never-exits', severity: 'error', workload, container: 'istio-proxy', message, location, fix: 'f' });
+    const fs = [at('Pod/a/x', 'values.yaml:3:5'), at('Pod/a/y', 'dump.yaml:40:1'), at('Pod/a/z', 'values.yaml:3:5', 'other'), at('Pod/a/x', 'values.yaml:3:5')];
+    const groups = groupByCause(fs);
+    expect(groups.map((g) => [g.first.location, g.workloads, g.findings.length])).toEqual([
+      ['values.yaml:3:5', ['Pod/a/x', 'Pod/a/z'], 3],
+      ['dump.yaml:40:1', ['Pod/a/y'], 1],
+    ]);
+    const rows = JSON.parse(formatJson(fs, { byCause: true })) as { affects: number; workloads: { workload: string; message?: string }[] }[];
+    expect(rows.map((r) => r.affects)).toEqual([2, 1]);
+    expect(rows[0]!.workloads.map((w) => w.message)).toEqual([undefined, 'other', undefined]);
+    expect([...jsonReport(fs, { byCause: true })].join('')).toBe(formatJson(fs, { byCause: true }));
+    expect(formatText(fs, { byCause: true, workloads: 3 }).split('\n').pop() === '').toBe(true);
   });
 
   it('kept strings are copied exactly', () => {

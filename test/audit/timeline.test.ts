@@ -235,6 +235,16 @@ spec:
   });
 });
 
+describe('timeline: EXIT_ON_ZERO_ACTIVE_CONNECTIONS', () => {
+  it('only the minimum drain is timed; the wait for connections after it lasts until SIGKILL at worst', () => {
+    const t = tl(deployment('        proxy.istio.io/config: |\n          terminationDrainDuration: 60s\n          proxyMetadata: {EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"}'));
+    const text = renderTimelineText(t, ONE_LINE);
+    expect(text).toMatch(/SIGTERM \(no preStop\): Envoy drains for at least 5s \(MINIMUM_DRAIN_DURATION, with EXIT_ON_ZERO_ACTIVE_CONNECTIONS\), then pilot-agent waits until no connection is active: a long-lived one keeps it until SIGKILL at 30s\./);
+    expect(text).toMatch(/istio-proxy\s+(!\s+)?exits, at the earliest \(once no connection is active\)/);
+    expect(text).not.toMatch(/60s/);
+  });
+});
+
 describe('timeline: when a Job is done', () => {
   const job = (extra: string, cmd = '["./run"]') => `apiVersion: batch/v1
 kind: Job

@@ -18,10 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-conv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('version', () => {
-  it('prints the version and every modelled Istio release', async () => {
+  it('prints the version, every modelled Istio release and the Helm chart follows', async () => {
     const r = await cli('version');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`sidecar-render ${VERSION}\nIstio releases: ${KNOWN_RELEASES.join(', ')}\n`);
+    expect(r.stdout).toBe(`sidecar-render ${VERSION}\nIstio releases: ${KNOWN_RELEASES.join(', ')}\nHelm: v3.17.1 (chart renders as its helm template)\n`);
   });
 });
 

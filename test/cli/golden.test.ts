@@ -87,6 +87,23 @@ describe('sidecar-render golden', () => {
     expect(r.stdout).toMatch(/0 passed, 0 changed, 0 missing, 1 failed\n$/);
   });
 
+  it('a goldenDir outside the matrix folder only from the command line; prune leaves what the matrix did not write', async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'golden-cli-'));
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    fs.mkdirSync(path.join(tmp, 'm'));
+    fs.mkdirSync(path.join(tmp, 'common-out'));
+    fs.writeFileSync(path.join(tmp, 'common-out', 'notes.txt'), 'someone else\n');
+    const f = path.join(tmp, 'm', 'golden.yaml');
+    fs.writeFileSync(f, `goldenDir: ../common-out\ncases:\n  - name: a\n    injectorConfigmap: ${root}examples/istio-sidecar-injector.yaml\n    filename: ${root}examples/deployment.yaml\n`);
+    const refused = await cli('golden', 'update', '--prune', f);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: `sidecar-render: ${f}:1:12: goldenDir ../common-out is outside the matrix's folder; give it on the command line (--golden-dir) to use it\n` });
+    const r = await cli('golden', 'update', '--prune', '--golden-dir', path.join(tmp, 'common-out'), f);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('stale    notes.txt (no case produces it; not written by golden update of this matrix, so --prune leaves it)');
+    expect(fs.readFileSync(path.join(tmp, 'common-out', 'notes.txt'), 'utf8')).toBe('someone else\n');
+    expect(fs.existsSync(path.join(tmp, 'common-out', 'a.yaml'))).toBe(true);
+  });
+
   describe('a new matrix, before any golden file is written', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
     // 3 value sets x 4 workloads: 12 cases, no goldens yet

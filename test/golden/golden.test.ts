@@ -10,6 +10,7 @@ import {
   matchGolden,
   expectGolden,
   MatrixError,
+  safeFileName,
   type GoldenCase,
 } from '../../src/golden/index.js';
 
@@ -129,18 +130,40 @@ describe('check and update', () => {
     expect(fs.readFileSync(path.join(dir, 'out', 'single.yaml'), 'utf8')).toBe(before);
   });
 
-  it('reports stale goldens and prunes only inside the golden directory', async () => {
+  it('reports stale goldens; prunes only those an update of the matrix wrote, inside the golden directory', async () => {
     const m = setup();
     await updateMatrix(m, describeCase);
+    // a file the matrix never wrote is reported, and left in place
     fs.writeFileSync(path.join(dir, 'out', 'old-case.yaml'), 'x\n');
     fs.writeFileSync(path.join(dir, 'outside.yaml'), 'keep\n');
     const r = await checkMatrix(m, describeCase);
-    expect(r.stale).toEqual(['old-case.yaml']);
+    expect([r.stale, r.unrecorded]).toEqual([['old-case.yaml'], ['old-case.yaml']]);
     const up = await updateMatrix(m, describeCase, { prune: true });
-    expect(up.removed).toEqual(['old-case.yaml']);
-    expect(fs.existsSync(path.join(dir, 'out', 'old-case.yaml'))).toBe(false);
+    expect([up.removed, up.stale, up.unrecorded]).toEqual([[], ['old-case.yaml'], ['old-case.yaml']]);
+    expect(fs.readFileSync(path.join(dir, 'out', 'old-case.yaml'), 'utf8')).toBe('x\n');
+    // a golden the matrix wrote whose case is gone is removed
+    const fewer = { ...m, cases: m.cases.filter((c) => c.name !== 'single') };
+    const again = await checkMatrix(fewer, describeCase);
+    expect([again.stale, again.unrecorded]).toEqual([['old-case.yaml', 'single.yaml'], ['old-case.yaml']]);
+    const pruned = await updateMatrix(fewer, describeCase, { prune: true });
+    expect(pruned.removed).toEqual(['single.yaml']);
+    expect(fs.existsSync(path.join(dir, 'out', 'single.yaml'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'out', 'old-case.yaml'))).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'outside.yaml'), 'utf8')).toBe('keep\n');
     expect(fs.readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a goldenDir outside the matrix folder is refused unless given on the command line; a long case name gets a file', async () => {
+    const m = setup();
+    const text = matrixText.replace(/^goldenDir: .*$/m, 'goldenDir: ../elsewhere');
+    expect(() => parseMatrix(text, m.file)).toThrow(/goldenDir \.\.\/elsewhere is outside the matrix's folder; give it on the command line \(--golden-dir\) to use it$/);
+    const given = parseMatrix(text, m.file, { goldenDir: path.join(dir, 'elsewhere') });
+    expect(given.goldenDir).toBe(path.join(dir, 'elsewhere'));
+    const long = 'n'.repeat(300);
+    const named = { ...m, cases: [{ ...m.cases[0]!, name: long, goldenPath: path.join(m.goldenDir, safeFileName(long) + '.yaml') }] };
+    const r = await updateMatrix(named, describeCase);
+    expect([r.added.length, r.failed]).toEqual([1, 0]);
+    expect(path.basename(r.added[0]!).length).toBeLessThanOrEqual(205);
   });
 
   it('reports progress for every case', async () => {

@@ -273,8 +273,11 @@ describe('golden files behind symbolic links', () => {
     const { matrix, golden, outside } = setup();
     const kept = path.join(outside, 'kept.yaml');
     fs.writeFileSync(kept, 'x\n');
-    fs.mkdirSync(path.join(golden, 'old'));
-    fs.writeFileSync(path.join(golden, 'old', 'stale.yaml'), 'stale\n');
+    // a golden this matrix wrote, whose case is then taken out
+    const text = fs.readFileSync(matrix, 'utf8');
+    fs.writeFileSync(matrix, `${text}  - name: old\n    golden: old/stale.yaml\n`);
+    expect((await cli('golden', 'update', matrix)).code).toBe(0);
+    fs.writeFileSync(matrix, text);
     fs.symlinkSync(outside, path.join(golden, 'linked'));
     fs.symlinkSync(kept, path.join(golden, 'kept-link.yaml'));
     const r = await cli('golden', 'update', '--prune', matrix);

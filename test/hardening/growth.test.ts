@@ -39,14 +39,13 @@ describe('doubling strings stop at maxValueBytes', () => {
     ['b64enc', doubling('b64enc (print $s $s)'), 'helm'],
     ['replace', doubling('replace "a" "aa" (print $s "a")'), 'helm'],
   ];
+  // no wall-clock bound here (a loaded machine is no failure): the test's own timeout stops a run that never ends
   it.each(cases)('%s', (_what, src, set) => {
-    const t0 = Date.now();
     const r = run(src, { maxValueBytes: 4 * MiB }, set);
     expect(r.error, String(r.output ?? '').slice(0, 100)).toBeInstanceOf(LimitError);
     const msg = (r.error as Error).message;
     expect(msg).toMatch(/exceeds the limit of 4194304 bytes per value$/);
     expect(msg).not.toContain('\n');
-    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('a printed value larger than the limit is refused even when no argument was', () => {

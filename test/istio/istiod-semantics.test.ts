@@ -74,9 +74,13 @@ describe('EstimatedConcurrency (1.12-1.19)', () => {
 describe('DefaultProxyConfig per release, as PROXY_CONFIG (protoToJSON) shows it', () => {
   const t = 'pc: {{ protoToJSON .ProxyConfig }}\n';
   const mesh = 'defaultConfig:\n  concurrency: 2\n  parentShutdownDuration: 60s\n';
-  it('concurrency 2 and parentShutdownDuration 60s are defaults through 1.17, so they are left out', () => {
+  // mesh.go's DefaultProxyConfig: parentShutdownDuration through 1.16.0, concurrency 2 through 1.17.0
+  it('concurrency 2 and parentShutdownDuration 60s are defaults through 1.16, so they are left out', () => {
     expect(render('1.12', t, { mesh })).toBe('pc: {}\n');
-    expect(render('1.17', t, { mesh })).toBe('pc: {}\n');
+    expect(render('1.16', t, { mesh })).toBe('pc: {}\n');
+  });
+  it('1.17 has concurrency 2 but no parentShutdownDuration among the defaults', () => {
+    expect(render('1.17', t, { mesh })).toBe('pc: {"parentShutdownDuration":"60s"}\n');
   });
   it('from 1.18 neither is a default any more', () => {
     expect(render('1.20', t, { mesh })).toBe('pc: {"parentShutdownDuration":"60s","concurrency":2}\n');

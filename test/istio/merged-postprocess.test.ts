@@ -106,7 +106,8 @@ describe('Prometheus merge', () => {
     same({ 'prometheus.istio.io/merge-metrics': 'false' });
     same({}, ctx({ mesh: { enablePrometheusMerge: false } }));
     same({ 'prometheus.io/port': '15020', 'prometheus.io/path': '/x' });
-    same({}, ctx({ version: v('1.6') }));
+    // webhook.go has no Prometheus merge in 1.5.0; 1.6.0's createPatch merges
+    same({}, ctx({ version: v('1.5') }));
   });
 
   it("lets the config's injectedAnnotations win", () => {
@@ -136,15 +137,20 @@ describe('probe rewriting', () => {
     );
   });
 
-  it('follows the release: no TCP before 1.10, an empty {} before 1.10, gRPC from 1.14', () => {
-    const old = postProcessPod(pod(), ctx({ version: v('1.9') }));
+  // app_probe.go: TCPSocket rewritten from 1.12.0, GRPC from 1.13.0; DumpAppProbers' "prevent generate '{}'"
+  // from 1.8.0 (Istio 1.9's hello.yaml golden has no ISTIO_KUBE_APP_PROBERS)
+  it('follows the release: no TCP before 1.12, an empty {} before 1.8, gRPC from 1.13', () => {
+    const old = postProcessPod(pod(), ctx({ version: v('1.11') }));
     expect(appOf(old).livenessProbe).toEqual({ tcpSocket: { port: 8081 } });
+    expect(appOf(postProcessPod(pod(), ctx({ version: v('1.12') }))).livenessProbe.httpGet.port).toBe(15020);
     const none: JsonObject = { metadata: {}, spec: { containers: [{ name: 'a' }, proxy()] } };
-    expect(envOf(postProcessPod(none, ctx({ version: v('1.9') })), 'ISTIO_KUBE_APP_PROBERS')).toBe('{}');
+    expect(envOf(postProcessPod(none, ctx({ version: v('1.7') })), 'ISTIO_KUBE_APP_PROBERS')).toBe('{}');
+    expect(envOf(postProcessPod(none, ctx({ version: v('1.8') })), 'ISTIO_KUBE_APP_PROBERS')).toBeUndefined();
     expect(envOf(postProcessPod(none, ctx()), 'ISTIO_KUBE_APP_PROBERS')).toBeUndefined();
     const grpc: JsonObject = { spec: { containers: [{ name: 'g', livenessProbe: { grpc: { port: 9000 } } }, proxy()] } };
-    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.13') }))).livenessProbe).toEqual({ grpc: { port: 9000, service: null } });
-    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.14') }))).livenessProbe).toEqual({ httpGet: { path: '/app-health/g/livez', port: 15020 } });
+    // 1.12's k8s.io/api (0.22) has no gRPC probe: istiod's decoding drops it
+    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.12') }))).livenessProbe).toEqual({});
+    expect(appOf(postProcessPod(grpc, ctx({ version: v('1.13') }))).livenessProbe).toEqual({ httpGet: { path: '/app-health/g/livez', port: 15020 } });
   });
 
   it('takes the status port from the annotation, and can be turned off per pod or by values', () => {

@@ -52,10 +52,11 @@ describe('Kubernetes views marshal with the json names and omitempty', () => {
 });
 
 describe('ProxyConfig', () => {
+  // 1.8.0's mesh.go DefaultProxyConfig, empty remote services included
   it('jsonpb output: declaration order, camelCase, durations, wrappers, enums', () => {
     const pc = defaultProxyConfig(V('1.8'));
     expect(protoToJSON(pc)).toBe(
-      '{"configPath":"./etc/istio/proxy","binaryPath":"/usr/local/bin/envoy","serviceCluster":"istio-proxy","drainDuration":"45s","parentShutdownDuration":"60s","discoveryAddress":"istiod.istio-system.svc:15012","proxyAdminPort":15000,"controlPlaneAuthPolicy":"MUTUAL_TLS","statNameLength":189,"concurrency":2,"tracing":{"zipkin":{"address":"zipkin.istio-system:9411"}},"statusPort":15020,"terminationDrainDuration":"5s"}',
+      '{"configPath":"./etc/istio/proxy","binaryPath":"/usr/local/bin/envoy","serviceCluster":"istio-proxy","drainDuration":"45s","parentShutdownDuration":"60s","discoveryAddress":"istiod.istio-system.svc:15012","proxyAdminPort":15000,"controlPlaneAuthPolicy":"MUTUAL_TLS","statNameLength":189,"concurrency":2,"tracing":{"zipkin":{"address":"zipkin.istio-system:9411"}},"envoyAccessLogService":{},"envoyMetricsService":{},"statusPort":15020,"terminationDrainDuration":"5s"}',
     );
   });
 

@@ -165,6 +165,10 @@ function renders(v: IstioVersion, template: string, req: Partial<RenderRequest> 
   }
 }
 
+/** A template whose proxy image is the text given. */
+const image = (text: string): string => `spec:\n  containers:\n  - name: istio-proxy\n    image: '${text}'\n`;
+/** Whether a template calling the function renders at the release. */
+const usesFunc = (call: string) => (v: IstioVersion): boolean => renders(v, image(call)) !== undefined;
 const fieldOf = (v: IstioVersion, name: string) => templateDataType(v).fields!.find((f) => f.name === name);
 const dataField = (name: string) => (v: IstioVersion) => fieldOf(v, name) !== undefined;
 const pcJSON = (v: IstioVersion): Record<string, unknown> => JSON.parse(protoToJSON(defaultProxyConfig(v))) as Record<string, unknown>;
@@ -190,7 +194,8 @@ const probers = (pod: JsonObject): string => String(proxyEnv(pod, 'ISTIO_KUBE_AP
 const rewritten = (p: JsonObject | undefined, path: string): boolean => (p?.httpGet as JsonObject | undefined)?.path === path;
 
 const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
-  'data.pointerMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'TypeMeta')!.type.kind === 'ptr',
+  'data.pointerObjectMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'ObjectMeta')!.type.kind === 'ptr',
+  'data.pointerTypeMeta': (v) => fieldOf(v, 'TypeMeta')!.type.kind === 'ptr' && fieldOf(v, 'DeploymentMeta')!.type.kind === 'ptr',
   'data.Revision': dataField('Revision'),
   'data.EstimatedConcurrency': dataField('EstimatedConcurrency'),
   'data.ProxyImage': dataField('ProxyImage'),
@@ -205,6 +210,15 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'func.render': (v) => renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: {{ render "rendered" }}\n')?.includes('image: rendered') ?? false,
   // Istio's toJSON takes a map[string]string; Sprig's toJson any value
   'func.toJson.istio': (v) => renders(v, "spec:\n  containers:\n  - name: istio-proxy\n    image: '{{ toJson .Values.m }}'\n", { values: file('{"m": {"n": 1}}') }) === undefined,
+  'func.appendMultusNetwork': usesFunc('{{ appendMultusNetwork "" "n" }}'),
+  'func.excludeInterfaces': usesFunc('{{ excludeInterfaces "x" }}'),
+  // Sprig's omit takes the values' map[string]interface{}; Istio's a map[string]string only
+  'func.omit': (v) => renders(v, image('{{ omit .Values.m "a" }}'), { values: file('{"m": {"a": "1"}}') }) === undefined,
+  'func.strdict': usesFunc('{{ strdict "a" "b" }}'),
+  'func.toJsonMap': usesFunc('{{ toJsonMap }}'),
+  'func.mergeMaps': usesFunc('{{ mergeMaps }}'),
+  'func.omitNil': usesFunc('{{ omitNil .Values }}'),
+  'func.otelResourceAttributes': usesFunc('{{ otelResourceAttributes .MeshConfig .ObjectMeta.Annotations .ObjectMeta.Labels "ns" .Spec.Containers }}'),
   'func.protoToJSON.cleanProxyConfig': (v) => !protoToJSONForTemplate(v, defaultProxyConfig(v)).includes('discoveryAddress'),
   'func.appendMultusNetwork.namespaced': (v) =>
     renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: \'{{ appendMultusNetwork `[{"name": "a"}]` "ns/cni" }}\'\n')!.includes('"namespace": "ns"'),
@@ -216,16 +230,21 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'proxyConfig.default.parentShutdownDuration': (v) => pcJSON(v).parentShutdownDuration === '60s',
   'proxyConfig.default.concurrency2': (v) => pcJSON(v).concurrency === 2,
   'proxyConfig.default.zipkin': (v) => (pcJSON(v).tracing as { zipkin?: { address?: string } } | undefined)?.zipkin?.address === 'zipkin.istio-system:9411',
+  'proxyConfig.default.remoteServices': (v) => JSON.stringify(pcJSON(v).envoyMetricsService) === '{}',
+  'proxyConfig.default.mutualTLS': (v) => pcJSON(v).controlPlaneAuthPolicy === 'MUTUAL_TLS',
   'proxyConfig.default.terminationDrainDuration': (v) => pcJSON(v).terminationDrainDuration === '5s',
 
+  'mesh.default.sdsUdsPath': (v) => meshJSON(v).sdsUdsPath === 'unix:./etc/istio/proxy/SDS',
   'mesh.default.enablePrometheusMerge': (v) => meshJSON(v).enablePrometheusMerge === true,
-  'mesh.default.emptyExtensionProviders': (v) => {
-    const p = defaultMeshConfig(v).values.get('ExtensionProviders');
-    return Array.isArray(p) && p.length === 0;
-  },
-  'mesh.default.extensionProviders': (v) => (meshJSON(v).extensionProviders as { name: string }[] | undefined)?.map((p) => p.name).join() === 'prometheus,stackdriver,envoy',
+  'mesh.default.v15': (v) => meshJSON(v).connectTimeout === '1s',
+  'mesh.default.protocolDetection100ms': (v) => meshJSON(v).protocolDetectionTimeout === '0.100s',
+  'mesh.default.protocolDetection5s': (v) => meshJSON(v).protocolDetectionTimeout === '5s',
+  'mesh.default.mixer': (v) => meshJSON(v).reportBatchMaxEntries === 100,
+  'mesh.default.thriftConfig': (v) => JSON.stringify(meshJSON(v).thriftConfig) === '{}',
+  'mesh.default.envoyAccessLogOnly': (v) => (meshJSON(v).extensionProviders as { name: string }[] | undefined)?.map((p) => p.name).join() === 'envoy',
+  'mesh.default.extensionProviders': (v) => meshJSON(v).defaultProviders !== undefined,
   'mesh.extensionProvidersByName': (v) => {
-    const m = applyMeshConfig(v, { extensionProviders: [{ name: 'envoy', envoyFileAccessLog: { path: '/x' } }] });
+    const m = applyMeshConfig(v, { extensionProviders: [{ name: 'mine', envoyFileAccessLog: { path: '/x' } }] });
     return (m.values.get('ExtensionProviders') as unknown[]).length > 1;
   },
   'mesh.default.proxyInboundListenPort': (v) => meshJSON(v).proxyInboundListenPort === 15006,
@@ -233,8 +252,8 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'mesh.default.inboundTrafficPolicy': (v) => meshJSON(v).inboundTrafficPolicy !== undefined,
 
   'inject.legacyFSGroup': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: 'unix:/sds' } }).spec as JsonObject).securityContext !== undefined,
-  // without an sdsUdsPath only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
-  'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod()).spec as JsonObject).securityContext !== undefined,
+  // with the mesh's sdsUdsPath emptied only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
+  'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: '' } }).spec as JsonObject).securityContext !== undefined,
   'inject.proxyConfigAnnotation': (v) => {
     const pod = { metadata: { name: 'p', namespace: 'ns', annotations: { 'proxy.istio.io/config': 'drainDuration: 7s' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
     const data = buildTemplateData({ version: v, pod, mesh: applyMeshConfig(v, {}), values: {} });
@@ -252,6 +271,10 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'inject.clusterInfo': (v) => {
     const { pod } = render(v, { merged: true, output: 'json', values: file('{"global": {"network": "n1"}}') });
     return ((pod!.metadata as JsonObject).labels as JsonObject | undefined)?.['topology.istio.io/network'] === 'n1';
+  },
+  'inject.statusRevision': (v) => {
+    const { pod } = render(v, { merged: true, output: 'json' });
+    return String(((pod!.metadata as JsonObject).annotations as JsonObject)['sidecar.istio.io/status']).includes('"revision":"default"');
   },
   'inject.overridesAnnotation': (v) => {
     const { pod } = render(v, { merged: true, output: 'json', workloads: podFile('', '[{name: app, image: app}, {name: istio-proxy, image: mine}]') });
@@ -271,6 +294,12 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
     return (containerOf(pod!, 'istio-init', 'initContainers').args as string[]).includes('1234');
   },
 
+  // a string longer than 80 columns with spaces, through the template's toYaml
+  'output.yamlNoLineWrap': (v) => {
+    const long = 'x '.repeat(60).trim();
+    const out = renders(v, `spec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n    args:\n{{ toYaml .Values.a | indent 4 }}\n`, { values: file(JSON.stringify({ a: [long] })) });
+    return out!.includes(long);
+  },
   'native.podAnnotation': (v) => render(v, { nativeSidecars: 'false', workloads: podFile('  annotations: {sidecar.istio.io/nativeSidecar: "true"}\n') }).result.native,
   'native.autoFromKubeVersion': (v) => render(v, { nativeSidecars: 'auto', kubeVersion: '1.33' }).result.native,
 

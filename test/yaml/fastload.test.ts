@@ -279,6 +279,14 @@ describe('fast reader positions', () => {
       expect(cfg.blockScalarAt(['templates', 'sidecar'])).toEqual({ line: 9, col: 10 });
     }
   });
+  it('a JSON List item itself is where its { is, as the full parser says', () => {
+    const json = '{\n "kind": "List",\n "items": [\n  {"kind": "Pod", "metadata": {"name": "a"}},\n  {\n   "kind": "Pod"\n  },   {"kind": "Job"},\n{"kind": "Deployment", "spec": {"x": [1, {"y": "é"}]}}\n ]\n}\n';
+    const fastJson = loadYamlDocuments(json, 'd.json')[0]!;
+    const fullJson = loadYamlDocuments(json, 'd.json', { noFastPath: true })[0]!;
+    for (const key of [false, true]) for (const i of [0, 1, 2, 3]) expect([i, key, fastJson.positionOf(['items', i], { key })]).toEqual([i, key, fullJson.positionOf(['items', i], { key })]);
+    expect(fastJson.positionOf(['items', 2])).toEqual({ line: 7, col: 8 });
+    expect(fastJson.positionOf(['items', 3, 'spec', 'x', 1, 'y'], { key: true })).toEqual(fullJson.positionOf(['items', 3, 'spec', 'x', 1, 'y'], { key: true }));
+  });
   it('point errors inside embedded documents at the file', () => {
     const bad = 'data:\n  mesh: |\n    a: 1\n    b: [\n';
     expect(() => loadYamlDocuments(bad, 'm.yaml')[0]!.embedded(['data', 'mesh'], 'data.mesh')).toThrow(/^m\.yaml:[45]:\d+: data\.mesh: /);

@@ -63,8 +63,8 @@ describe('loadYamlDocuments', () => {
   });
 
   it('refuses binary and control characters', () => {
-    expect(err(() => loadYamlDocuments(new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0xfe]), 'bin.yaml'))).toBe('bin.yaml:1:4: invalid UTF-8 (is this a binary file?)');
-    expect(err(() => loadYamlDocuments('a: 1\nb: x\u0000y\n', 'nul.yaml'))).toBe('nul.yaml:2:5: control character U+0000 is not allowed (is this a binary file?)');
+    expect(err(() => loadYamlDocuments(new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0xfe]), 'bin.yaml'))).toBe('bin.yaml:1:4: invalid leading UTF-8 octet (is this a binary file?)');
+    expect(err(() => loadYamlDocuments('a: 1\nb: x\u0000y\n', 'nul.yaml'))).toBe('nul.yaml:2:5: control characters are not allowed (U+0000; is this a binary file?)');
   });
 
   it('refuses inputs over the size limit', () => {

@@ -98,7 +98,8 @@ func main() {
 func runLine(line []byte) (res batchResult) {
 	var c batchCase
 	if err := json.Unmarshal(line, &c); err != nil {
-		return batchResult{Error: strp("bad case: " + err.Error())}
+		// a field of the wrong type: encoding/json decodes the rest, so the case keeps its name
+		return batchResult{Name: c.Name, Error: strp("bad case: " + err.Error())}
 	}
 	res.Name = c.Name
 	// A panic inside text/template (outside function calls, which it recovers itself) must not

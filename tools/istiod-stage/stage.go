@@ -25,6 +25,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/Masterminds/sprig"
+	yaml2 "gopkg.in/yaml.v2"
 	"sigs.k8s.io/yaml"
 )
 
@@ -97,6 +99,11 @@ func main() {
 	rel, err := parseRelease(*version)
 	if err != nil {
 		fail("%v", err)
+	}
+	if rel.atLeast(7) && !rel.atLeast(10) {
+		// 1.7-1.9 were built with gopkg.in/yaml.v2 v2.3.0, which never folds long strings; v2.4.0's
+		// FutureLineWrap is that behaviour
+		yaml2.FutureLineWrap()
 	}
 
 	var cfg injectorConfig
@@ -210,21 +217,30 @@ func defaultProxyConfig(r release) *ProxyConfig {
 		StatusPort:             15020,
 		Concurrency:            (*Int32Value)(nil),
 	}
-	// ParentShutdownDuration and Concurrency 2 stayed in DefaultProxyConfig until 1.18.
-	if !r.atLeast(18) {
+	if !r.atLeast(7) {
+		// 1.6: no control-plane mTLS by default
+		pc.ControlPlaneAuthPolicy = 0
+	}
+	if !r.atLeast(9) {
+		// to 1.8: the remote services are set, empty
+		pc.EnvoyMetricsService = &RemoteService{}
+		pc.EnvoyAccessLogService = &RemoteService{}
+	}
+	// DefaultProxyConfig (mesh.go): ParentShutdownDuration to 1.16, Concurrency 2 to 1.17, zipkin to 1.21.
+	if !r.atLeast(17) {
 		pc.ParentShutdownDuration = dur(60)
 	}
 	if r.atLeast(7) {
 		pc.TerminationDrainDuration = dur(5)
 	}
 	switch {
-	case !r.atLeast(6):
+	case !r.atLeast(7):
+		// 1.6: concurrency is a plain int32
 		pc.Concurrency = int32(2)
-		pc.ConnectTimeout = dur(1)
 	case !r.atLeast(18):
 		pc.Concurrency = &Int32Value{Value: 2}
 	}
-	if !r.atLeast(21) {
+	if !r.atLeast(22) {
 		pc.Tracing = &Tracing{Zipkin: &Tracing_Zipkin{Address: "zipkin.istio-system:9411"}}
 	}
 	return pc
@@ -255,10 +271,10 @@ func mergeProxyConfig(r release, base *ProxyConfig, doc map[string]interface{}) 
 
 func applyMeshConfig(r release, doc map[string]interface{}) (*MeshConfig, error) {
 	m := &MeshConfig{ProxyListenPort: 15001, TrustDomain: "cluster.local", DefaultConfig: defaultProxyConfig(r)}
-	if r.atLeast(13) {
+	if r.atLeast(18) {
 		m.ProxyInboundListenPort = 15006
 	}
-	if r.atLeast(20) {
+	if r.atLeast(22) {
 		m.InboundTrafficPolicy = &MeshConfig_InboundTrafficPolicy{}
 	}
 	rest := map[string]interface{}{}
@@ -341,104 +357,60 @@ func cleanProxyConfig(r release, in *ProxyConfig) *ProxyConfig {
 
 // ---------- SidecarTemplateData per release ----------
 
-type dataV5 struct {
-	TypeMeta       *TypeMeta
-	DeploymentMeta *ObjectMeta
-	ObjectMeta     *ObjectMeta
-	Spec           *PodSpec
-	ProxyConfig    *ProxyConfig
-	MeshConfig     *MeshConfig
-	Values         map[string]interface{}
-}
-
-type dataV12 struct {
-	TypeMeta             TypeMeta
-	DeploymentMeta       ObjectMeta
-	ObjectMeta           ObjectMeta
-	Spec                 PodSpec
-	ProxyConfig          *ProxyConfig
-	MeshConfig           *MeshConfig
-	Values               map[string]interface{}
-	Revision             string
-	EstimatedConcurrency int
-}
-
-type dataV16 struct {
-	TypeMeta             TypeMeta
-	DeploymentMeta       ObjectMeta
-	ObjectMeta           ObjectMeta
-	Spec                 PodSpec
-	ProxyConfig          *ProxyConfig
-	MeshConfig           *MeshConfig
-	Values               map[string]interface{}
-	Revision             string
-	EstimatedConcurrency int
-	ProxyImage           string
-}
-
-type dataV20 struct {
-	TypeMeta       TypeMeta
-	DeploymentMeta ObjectMeta
-	ObjectMeta     ObjectMeta
-	Spec           PodSpec
-	ProxyConfig    *ProxyConfig
-	MeshConfig     *MeshConfig
-	Values         map[string]interface{}
-	Revision       string
-	ProxyImage     string
-	ProxyUID       int64
-	ProxyGID       int64
-}
-
-type dataV23 struct {
-	TypeMeta                 TypeMeta
-	DeploymentMeta           NamespacedName
-	ObjectMeta               ObjectMeta
-	Spec                     PodSpec
-	ProxyConfig              *ProxyConfig
-	MeshConfig               *MeshConfig
-	Values                   map[string]interface{}
-	Revision                 string
-	ProxyImage               string
-	ProxyUID                 int64
-	ProxyGID                 int64
-	InboundTrafficPolicyMode string
-	CompliancePolicy         string
-}
-
-type dataV28 struct {
-	TypeMeta                 TypeMeta
-	DeploymentMeta           NamespacedName
-	ObjectMeta               ObjectMeta
-	Spec                     PodSpec
-	ProxyConfig              *ProxyConfig
-	MeshConfig               *MeshConfig
-	Values                   map[string]interface{}
-	Revision                 string
-	ProxyImage               string
-	NativeSidecars           bool
-	ProxyUID                 int64
-	ProxyGID                 int64
-	InboundTrafficPolicyMode string
-	CompliancePolicy         string
-}
-
-type dataMaster struct {
-	TypeMeta                 TypeMeta
-	DeploymentMeta           NamespacedName
-	ObjectMeta               ObjectMeta
-	Spec                     PodSpec
-	ProxyConfig              *ProxyConfig
-	MeshConfig               *MeshConfig
-	Values                   map[string]interface{}
-	Revision                 string
-	ProxyImage               string
-	ProxyInitImage           string
-	NativeSidecars           bool
-	ProxyUID                 int64
-	ProxyGID                 int64
-	InboundTrafficPolicyMode string
-	CompliancePolicy         string
+// templateDataType: inject.SidecarTemplateData of the release, its fields in the Go struct's order (Istio's
+// pkg/kube/inject/inject.go at each release tag; tools/istio-source/check.mjs reads them).
+func templateDataType(r release) reflect.Type {
+	var fs []reflect.StructField
+	add := func(name string, t reflect.Type) { fs = append(fs, reflect.StructField{Name: name, Type: t}) }
+	typePtr := func(t reflect.Type) reflect.Type { // TypeMeta, DeploymentMeta: pointers to 1.10
+		if !r.atLeast(11) {
+			return reflect.PtrTo(t)
+		}
+		return t
+	}
+	objPtr := func(t reflect.Type) reflect.Type { // ObjectMeta, Spec: pointers to 1.8
+		if !r.atLeast(9) {
+			return reflect.PtrTo(t)
+		}
+		return t
+	}
+	add("TypeMeta", typePtr(reflect.TypeOf(TypeMeta{})))
+	if r.atLeast(22) {
+		add("DeploymentMeta", reflect.TypeOf(NamespacedName{}))
+	} else {
+		add("DeploymentMeta", typePtr(reflect.TypeOf(ObjectMeta{})))
+	}
+	add("ObjectMeta", objPtr(reflect.TypeOf(ObjectMeta{})))
+	add("Spec", objPtr(reflect.TypeOf(PodSpec{})))
+	add("ProxyConfig", reflect.TypeOf(&ProxyConfig{}))
+	add("MeshConfig", reflect.TypeOf(&MeshConfig{}))
+	add("Values", reflect.TypeOf(map[string]interface{}{}))
+	if r.atLeast(9) {
+		add("Revision", reflect.TypeOf(""))
+	}
+	if r.atLeast(27) {
+		add("NativeSidecars", reflect.TypeOf(false))
+	}
+	if r.atLeast(11) && !r.atLeast(18) {
+		add("EstimatedConcurrency", reflect.TypeOf(0))
+	}
+	if r.atLeast(13) {
+		add("ProxyImage", reflect.TypeOf(""))
+	}
+	if r.master {
+		add("ProxyInitImage", reflect.TypeOf(""))
+	}
+	if r.atLeast(20) {
+		add("ProxyUID", reflect.TypeOf(int64(0)))
+		add("ProxyGID", reflect.TypeOf(int64(0)))
+	}
+	if r.atLeast(22) {
+		add("InboundTrafficPolicyMode", reflect.TypeOf(""))
+	}
+	if r.atLeast(21) {
+		add("CompliancePolicy", reflect.TypeOf(""))
+	}
+	return reflect.StructOf(fs)
 }
 
 func valuesPath(values map[string]interface{}, keys ...string) interface{} {
@@ -547,8 +519,8 @@ func estimateConcurrency(pc *ProxyConfig, annotations map[string]string, values 
 
 func buildData(r release, values map[string]interface{}, mesh *MeshConfig, pod *Pod, revision string, native bool) (interface{}, *ProxyConfig, error) {
 	pc := mesh.DefaultConfig
-	// The proxy.istio.io/config annotation is read from 1.6 on.
-	if a, ok := pod.ObjectMeta.Annotations["proxy.istio.io/config"]; ok && r.atLeast(6) {
+	// The proxy.istio.io/config annotation is read from 1.7 on.
+	if a, ok := pod.ObjectMeta.Annotations["proxy.istio.io/config"]; ok && r.atLeast(7) {
 		var doc map[string]interface{}
 		if err := yaml.Unmarshal([]byte(a), &doc); err != nil {
 			return nil, nil, fmt.Errorf("could not parse proxy config: %v", err)
@@ -560,46 +532,71 @@ func buildData(r release, values map[string]interface{}, mesh *MeshConfig, pod *
 		pc = merged
 	}
 	dm, tm := getDeployMetaFromPod(pod)
-	if !r.atLeast(23) {
-		// Before 1.23 DeploymentMeta is a copy of the pod's ObjectMeta with the owner's name.
-		om := pod.ObjectMeta
-		om.OwnerReferences = nil
-		om.Name = dm.Name
-		if !r.atLeast(12) {
-			spec := pod.Spec
-			meta := pod.ObjectMeta
-			return &dataV5{&tm, &om, &meta, &spec, pc, mesh, values}, pc, nil
-		}
-		base := dataV12{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, 0}
-		if !r.atLeast(16) {
-			base.EstimatedConcurrency = estimateConcurrency(pc, pod.ObjectMeta.Annotations, values)
-			return &base, pc, nil
-		}
-		img := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy")
-		if !r.atLeast(20) {
-			return &dataV16{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, estimateConcurrency(pc, pod.ObjectMeta.Annotations, values), img}, pc, nil
-		}
-		return &dataV20{tm, om, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, 1337, 1337}, pc, nil
-	}
-	img := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy")
+	// Before 1.22 DeploymentMeta is a copy of the pod's ObjectMeta with the owner's name.
+	om := pod.ObjectMeta
+	om.OwnerReferences = nil
+	om.Name = dm.Name
 	itp := "passthrough"
 	if mesh.InboundTrafficPolicy != nil && mesh.InboundTrafficPolicy.Mode == 1 {
 		itp = "localhost"
 	}
-	switch {
-	case r.master:
-		initImg := proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy_init")
-		return &dataMaster{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, initImg, native, 1337, 1337, itp, ""}, pc, nil
-	case r.atLeast(28):
-		return &dataV28{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, native, 1337, 1337, itp, ""}, pc, nil
+	fields := map[string]interface{}{
+		"TypeMeta":                 tm,
+		"DeploymentMeta":           om,
+		"ObjectMeta":               pod.ObjectMeta,
+		"Spec":                     pod.Spec,
+		"ProxyConfig":              pc,
+		"MeshConfig":               mesh,
+		"Values":                   values,
+		"Revision":                 revision,
+		"NativeSidecars":           native,
+		"ProxyImage":               proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy"),
+		"ProxyInitImage":           proxyImage(values, pc, pod.ObjectMeta.Annotations, "proxy_init"),
+		"ProxyUID":                 int64(1337),
+		"ProxyGID":                 int64(1337),
+		"InboundTrafficPolicyMode": itp,
+		"CompliancePolicy":         "",
 	}
-	return &dataV23{tm, dm, pod.ObjectMeta, pod.Spec, pc, mesh, values, revision, img, 1337, 1337, itp, ""}, pc, nil
+	if r.atLeast(22) {
+		fields["DeploymentMeta"] = dm
+	}
+	t := templateDataType(r)
+	data := reflect.New(t)
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		var v interface{}
+		if f.Name == "EstimatedConcurrency" {
+			v = estimateConcurrency(pc, pod.ObjectMeta.Annotations, values)
+		} else {
+			v = fields[f.Name]
+		}
+		rv := reflect.ValueOf(v)
+		if f.Type.Kind() == reflect.Ptr && rv.Kind() != reflect.Ptr {
+			p := reflect.New(rv.Type())
+			p.Elem().Set(rv)
+			rv = p
+		}
+		data.Elem().Field(i).Set(rv)
+	}
+	return data.Interface(), pc, nil
 }
 
 // ---------- functions ----------
 
 func stageFuncs(r release, data interface{}) template.FuncMap {
 	f := istioFuncMap()
+	// the Istio functions each release's FuncMap has (template.go or inject.go at its tag)
+	since := map[string]int{"appendMultusNetwork": 8, "excludeInterfaces": 15, "omit": 18, "strdict": 18, "toJsonMap": 18, "mergeMaps": 21, "omitNil": 99, "otelResourceAttributes": 99}
+	for name, first := range since {
+		if r.atLeast(first) {
+			continue
+		}
+		if sf, ok := sprig.TxtFuncMap()[name]; ok {
+			f[name] = sf // omit: Sprig's before Istio's own
+		} else {
+			delete(f, name)
+		}
+	}
 	f["annotation"] = func(meta ObjectMeta, name string, def interface{}) string {
 		if v, ok := meta.Annotations[name]; ok {
 			return v
@@ -625,10 +622,10 @@ func stageFuncs(r release, data interface{}) template.FuncMap {
 	f["applicationPorts"] = func(cs []Container) string {
 		return ports(cs, func(c Container) bool { return c.Name != "istio-proxy" })
 	}
-	if r.atLeast(9) {
+	if r.atLeast(14) {
 		f["formatDuration"] = func(d *Duration) string { return d.AsDuration().String() }
 	} else {
-		// gogo types.DurationFromProto fails on nil; the old function fell back to "1s"
+		// gogo types.DurationFromProto (to 1.13) fails on nil; the old function fell back to "1s"
 		f["formatDuration"] = func(d *Duration) string {
 			if d == nil {
 				return "1s"
@@ -657,8 +654,8 @@ func stageFuncs(r release, data interface{}) template.FuncMap {
 		}
 		return istioOtelResourceAttributes(map[string]interface{}{"extensionProviders": providers}, annotations, labels, namespace, cs)
 	}
-	if !r.atLeast(8) {
-		// 1.5-1.7: render executes a template text over the same data
+	if !r.atLeast(14) {
+		// 1.5-1.13: render executes a template text over the same data
 		f["render"] = func(text string) string {
 			t, err := template.New("inject").Funcs(stageFuncs(r, data)).Parse(text)
 			if err != nil {

@@ -6,7 +6,7 @@ import type { Rule } from './rule.js';
 export const hookFailsAtOnce: Rule = {
   id: 'hook-fails-at-once',
   severity: 'error',
-  summary: 'A postStart or preStop script the shell rejects (an unclosed quote, a loop without done), so the hook fails as soon as it runs.',
+  summary: 'A postStart or preStop script the shell rejects (an unclosed quote, a loop without done, a line that begins with &&), so the hook fails as soon as it runs.',
   description:
     'The kubelet runs exec hooks as written; a shell script with a syntax error stops there with exit status 2 (dash and bash alike), so the hook fails. A failed preStop is only logged (FailedPreStopHook) and the container gets SIGTERM at once, without the wait the hook was meant to give; a failed postStart makes the kubelet kill the container.',
   check(s, report) {

@@ -15,10 +15,13 @@ import { restartPolicyOnContainer } from './restart-policy-on-container.js';
 import { istioInitRestartAlways } from './istio-init-restart-always.js';
 import { hookFailsAtOnce } from './hook-fails-at-once.js';
 import { hookOptionIgnored } from './hook-option-ignored.js';
+import { injectionFails } from './injection-fails.js';
+import type { Subject } from '../subject.js';
 
 export type { Rule, RawFinding } from './rule.js';
 
 export const RULES: readonly Rule[] = [
+  injectionFails,
   holdDroppedByLifecycle,
   holdNotEnforced,
   prestopNeverExits,
@@ -34,3 +37,8 @@ export const RULES: readonly Rule[] = [
   hookFailsAtOnce,
   hookOptionIgnored,
 ];
+
+/** Whether a rule judges this workload: one the injector fails on never runs, so only injection-fails does. */
+export function applies(rule: Rule, s: Subject): boolean {
+  return s.injectionError === undefined || rule === injectionFails;
+}

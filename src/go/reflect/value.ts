@@ -17,7 +17,7 @@
 //
 // Mirrors: go1.19 src/reflect/{type,value}.go (kinds, type strings, Zero); go1.19 src/internal/fmtsort/sort.go
 //          (map key order); go1.19 src/text/template/exec.go (IsTrue)
-// Proven by: test/vectors/template/, test/vectors/fmt/
+// Proven by: test/vectors/template/, test/vectors/fmt/, test/vectors/helm-template/capabilities.yaml (addressable values)
 
 import { goBytes } from '../strconv/strconv.js';
 
@@ -64,6 +64,9 @@ export interface GoType {
   fields?: StructField[];
   /** Methods callable from a template (`.GetValue`, `.String`). */
   methods?: Record<string, GoMethod>;
+  /** Methods with a pointer receiver, beyond `methods`: a value of this struct type has them only where
+   *  Go can take its address (a field reached through a pointer; see AddressedStruct). */
+  ptrMethods?: Record<string, GoMethod>;
   /** When set, encoding/json uses this instead of walking the value (MarshalJSON). */
   marshalJSON?: (v: GoValue) => unknown;
 }
@@ -117,6 +120,52 @@ export class RecordStruct extends GoStruct {
   }
 }
 const recordField = RecordStruct.prototype.field;
+
+/**
+ * A struct value Go can take the address of: a field of a struct reached through a pointer (or of
+ * such a field). text/template takes the address before it looks a method up or prints a value, so
+ * the type's pointer-receiver methods apply here (`{{ .Capabilities.KubeVersion }}` prints through
+ * `(*KubeVersion).String`); passed to a function the value is copied and they do not
+ * (`{{ .Capabilities.KubeVersion | quote }}` prints the struct). See addressed and unaddressed.
+ */
+export class AddressedStruct extends GoStruct {
+  readonly type: GoType;
+  constructor(readonly plain: GoStruct) {
+    super();
+    this.type = addressedType(plain.type);
+  }
+  field(name: string): GoValue {
+    return this.plain.field(name);
+  }
+  override fieldDeclared(name: string, f: StructField | undefined): GoValue {
+    return this.plain.fieldDeclared(name, f);
+  }
+}
+
+const addressedTypes = new WeakMap<GoType, GoType>();
+
+/** The struct type with its pointer-receiver methods in its method set (same name, same fields). */
+function addressedType(t: GoType): GoType {
+  let a = addressedTypes.get(t);
+  if (!a) {
+    a = { ...t, methods: { ...(t.methods ?? {}), ...(t.ptrMethods ?? {}) } };
+    delete a.ptrMethods;
+    addressedTypes.set(t, a);
+  }
+  return a;
+}
+
+/** A field value v of recv as a template reaches it: addressable when recv is a pointer or is itself
+ *  addressable, and its type has pointer-receiver methods. */
+export function addressed(recv: GoStruct, v: GoValue): GoValue {
+  if (v instanceof GoStruct && v.type.ptrMethods !== undefined && !v.ptr && (recv.ptr || recv instanceof AddressedStruct)) return new AddressedStruct(v);
+  return v;
+}
+
+/** The value a function receives: Go passes a copy, which is not addressable. */
+export function unaddressed(v: GoValue): GoValue {
+  return v instanceof AddressedStruct ? v.plain : v;
+}
 
 const fieldIndexes = new WeakMap<StructField[], { n: number; byName: Map<string, StructField> }>();
 let lastFields: StructField[] | undefined;

@@ -4,7 +4,7 @@
 // lexical, so its run-time variable stack always agrees with the slots).
 //
 // Mirrors: go1.19 src/text/template/exec.go
-// Proven by: test/vectors/template/
+// Proven by: test/vectors/template/, test/vectors/helm-template/capabilities.yaml (addressable values)
 
 import { ExecError } from './errors.js';
 import { formatValue, isPrintable } from '../../fmt/print.js';
@@ -37,6 +37,7 @@ import {
 import type { Tree } from './parse/parse.js';
 import { goQuote } from '../../strconv/quote.js';
 import {
+  AddressedStruct,
   GO_TYPE,
   GoError,
   GoFunc,
@@ -64,6 +65,8 @@ import {
   type GoValue,
   MAP_STRING_IFACE,
   SLICE_IFACE,
+  addressed,
+  unaddressed,
 } from '../../reflect/value.js';
 import { BUILTINS, SLICE_INDEX_IFACE, eq2, index1 } from './funcs.js';
 import { copyData } from './copy.js';
@@ -436,6 +439,8 @@ function validateType(s: State, v: GoValue, t: GoType | null): GoValue {
 function toJs(t: GoType, v: GoValue): GoValue {
   if (v instanceof GoNum && t.kind !== 'interface' && t !== T.reflectValue) return v.v;
   if (v === undefined && t.kind === 'interface') return null;
+  // a function gets a copy of an addressable struct (a reflect.Value parameter keeps it as it is)
+  if (v instanceof AddressedStruct && t !== T.reflectValue) return v.plain;
   return v;
 }
 
@@ -706,7 +711,7 @@ function convert(s: State, v: GoValue, t: GoType, c: Conv): GoValue {
     case Conv.Raw:
       return v;
     case Conv.Iface:
-      return v === undefined ? null : v;
+      return v === undefined ? null : unaddressed(v);
     case Conv.String:
       if (typeof v === 'string') return v;
   }
@@ -850,7 +855,8 @@ function evalField(
         }
         if (hasArgs) errorf(s, `${fieldName} has arguments but cannot be invoked as function`);
         s.iface = sel.iface;
-        return recv.field(fieldName);
+        const fv = recv.field(fieldName);
+        return sel.field.type.ptrMethods === undefined ? fv : addressed(recv, fv);
       }
       cantEvaluate(s, fieldName, recv, recvIface);
     }
@@ -999,7 +1005,9 @@ function evalFieldChain(
           ic.sels[i] = sel;
         }
         if (sel.method === undefined && sel.field !== undefined && sel.exported) {
-          recv = (recv as GoStruct).fieldDeclared(ident[i]!, sel.declared);
+          const owner = recv as GoStruct;
+          recv = owner.fieldDeclared(ident[i]!, sel.declared);
+          if (sel.field.type.ptrMethods !== undefined) recv = addressed(owner, recv);
           recvIface = sel.iface;
           continue;
         }
