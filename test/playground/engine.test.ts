@@ -22,7 +22,7 @@ describe('the seed stories as starting points', () => {
     expect(rules('lifecycle-drops-hold')).toEqual(['error hold-dropped-by-lifecycle']);
     expect(r.findings[0]!.at).toEqual({ pane: 'values', side: 'a', line: 24, col: 7 });
     expect(r.diff!.lifecycle).toEqual([{ workload: 'Deployment bookinfo/reviews', aspect: 'postStart', from: 'none', to: 'exec: pilot-agent wait' }]);
-    expect(r.diff!.text).toContain('- finding error hold-dropped-by-lifecycle');
+    expect(r.diff!.text).toContain('- finding (gone) error hold-dropped-by-lifecycle');
   });
 
   it('1.5: the preStop loop that waits for pilot-agent never ends', () => {
@@ -30,7 +30,7 @@ describe('the seed stories as starting points', () => {
     expect(rules('prestop-never-ends')).toContain('error prestop-never-exits');
     expect(r.timelines[0]!.summary.join(' ')).toContain('istio-proxy killed at 47s (grace period 45s)');
     expect(r.timelines[0]!.svg).toMatch(/^<svg/);
-    expect(r.diff!.text).toContain('- finding error prestop-never-exits');
+    expect(r.diff!.text).toContain('- finding (gone) error prestop-never-exits');
   });
 
   it('1.8: hold from the mesh config for all, from the annotation for one', () => {
