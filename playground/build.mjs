@@ -13,7 +13,8 @@ import { gzipSync } from 'node:zlib';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const out = process.argv[2] ?? join(root, 'build', 'playground');
-const SHIMS = new Set(['fs', 'path', 'crypto', 'net', 'zlib', 'worker_threads', 'module', 'buffer']);
+/** Node's modules the library imports, and the file of shims/ that stands in for each. */
+const SHIMS = { fs: 'fs.ts', path: 'path.ts', crypto: 'crypto.ts', net: 'net.ts', zlib: 'zlib.ts', worker_threads: 'worker_threads.ts', module: 'module.ts', buffer: 'node-buffer.ts' };
 
 /** node:X imports go to shims/X.ts; one without a stand-in fails the build, naming it. */
 const nodeShims = {
@@ -21,8 +22,8 @@ const nodeShims = {
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (a) => {
       const name = a.path.slice('node:'.length);
-      if (!SHIMS.has(name)) return { errors: [{ text: `${a.path} (imported by ${relative(root, a.importer)}) has no browser stand-in in playground/shims/` }] };
-      return { path: join(here, 'shims', `${name}.ts`) };
+      if (!Object.hasOwn(SHIMS, name)) return { errors: [{ text: `${a.path} (imported by ${relative(root, a.importer)}) has no browser stand-in in playground/shims/` }] };
+      return { path: join(here, 'shims', SHIMS[name]) };
     });
   },
 };

@@ -30,6 +30,8 @@ const PRESETS = presets((path) => {
 
 /** Time the page gives a render beyond its own limit before it ends the worker. */
 const WATCHDOG_GRACE_MS = 2000;
+/** A render older than this is ended when the inputs change again (a fresh worker costs less than waiting). */
+const STALE_RENDER_MS = 1500;
 const SETUP_PANES = ['injector', 'values', 'set', 'mesh'] as const;
 type SetupPane = (typeof SETUP_PANES)[number];
 
@@ -107,7 +109,7 @@ function showTab(tab: string): void {
 
 class Runner {
   private worker: Worker | undefined;
-  private busy: { id: number; timer: number; limit: number } | undefined;
+  private busy: { id: number; timer: number; limit: number; since: number } | undefined;
   private pending: PlaygroundState | undefined;
   private seq = 0;
 
@@ -115,8 +117,17 @@ class Runner {
 
   run(s: PlaygroundState): void {
     this.pending = structuredClone(s);
+    // a render of inputs that have changed since, running for a while: end it rather than wait for it
+    if (this.busy && performance.now() - this.busy.since > STALE_RENDER_MS) this.restart();
     if (!this.busy) this.next();
     setStatus('rendering…', true);
+  }
+
+  private restart(): void {
+    if (this.busy) clearTimeout(this.busy.timer);
+    this.busy = undefined;
+    this.worker?.terminate();
+    this.worker = undefined;
   }
 
   /** The worker boot.ts started, rendering the link's state as request 0 when it holds one. */
@@ -127,7 +138,7 @@ class Runner {
     }
     this.worker = this.start(boot.worker);
     if (boot.fragment !== undefined) {
-      this.busy = { id: 0, timer: this.watchdog(MAX_TIME_LIMIT_S), limit: MAX_TIME_LIMIT_S };
+      this.busy = { id: 0, timer: this.watchdog(MAX_TIME_LIMIT_S), limit: MAX_TIME_LIMIT_S, since: performance.now() };
     }
     for (const e of boot.early) this.worker.onmessage!(e);
   }
@@ -136,7 +147,7 @@ class Runner {
   limitBoot(limit: number): void {
     if (this.busy?.id !== 0) return;
     clearTimeout(this.busy.timer);
-    this.busy = { id: 0, timer: this.watchdog(limit), limit };
+    this.busy = { ...this.busy, timer: this.watchdog(limit), limit };
   }
 
   private watchdog(limit: number): number {
@@ -175,16 +186,13 @@ class Runner {
     this.pending = undefined;
     this.worker ??= this.start();
     const id = ++this.seq;
-    this.busy = { id, timer: this.watchdog(s.timeLimit), limit: s.timeLimit };
+    this.busy = { id, timer: this.watchdog(s.timeLimit), limit: s.timeLimit, since: performance.now() };
     this.worker.postMessage({ id, state: s });
   }
 
   /** End the worker (a render that never ends, a crash): the page says why; the next render starts afresh. */
   private fail(message: string): void {
-    if (this.busy) clearTimeout(this.busy.timer);
-    this.busy = undefined;
-    this.worker?.terminate();
-    this.worker = undefined;
+    this.restart();
     this.done({ mode: state.mode, error: { message }, templateOutput: '', merged: '', workloads: [], messages: [], findings: [], timelines: [], ms: 0 });
     this.next();
   }

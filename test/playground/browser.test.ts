@@ -182,6 +182,15 @@ describe.skipIf(!exe)('the playground in Chromium', { timeout: 90_000 }, () => {
     const page = await open(base);
     await page.click('#mode-template');
     await settled(page);
+    // a long render whose inputs change again is ended, not waited for (the time limit is 10 s)
+    const first = await renders(page);
+    const t1 = Date.now();
+    await paste(page, 'template', '{{ range $i := until 1000000 }}{{ range $j := until 1000000 }}{{ end }}{{ end }}');
+    await page.waitForTimeout(2500);
+    await paste(page, 'template', '{{ "quick" }}');
+    await settled(page, first);
+    expect(await text(page, '#out-template')).toBe('quick');
+    expect(Date.now() - t1).toBeLessThan(9_000);
     await page.fill('#time-limit-t', '2');
     await page.dispatchEvent('#time-limit-t', 'change');
     const before = await renders(page);

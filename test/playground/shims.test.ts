@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import * as shimNet from '../../playground/shims/net.js';
 import * as shimPath from '../../playground/shims/path.js';
 import * as shimCrypto from '../../playground/shims/crypto.js';
+import * as shimBuffer from '../../playground/shims/node-buffer.js';
+import { isUtf8 } from 'node:buffer';
 
 describe('node:net stand-in', () => {
   const known = [
@@ -26,6 +28,14 @@ describe('node:net stand-in', () => {
       const s = parts.join('');
       expect([s, shimNet.isIP(s), shimNet.isIPv4(s), shimNet.isIPv6(s)]).toEqual([s, net.isIP(s), net.isIPv4(s), net.isIPv6(s)]);
     }), { numRuns: 3000 });
+  });
+});
+
+describe('node:buffer stand-in', () => {
+  it('isUtf8 answers as Node does', () => {
+    const known = [[], [0x41], [0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0xe2, 0x82]];
+    for (const b of known) expect([b, shimBuffer.isUtf8(new Uint8Array(b))]).toEqual([b, isUtf8(new Uint8Array(b))]);
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 12 }), (b) => shimBuffer.isUtf8(b) === isUtf8(b)), { numRuns: 5000 });
   });
 });
 
