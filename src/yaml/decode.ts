@@ -468,6 +468,8 @@ function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefin
   }
   const pos = err.pos[0];
   const msg = err.message;
+  // '-' where a flow collection wants a node: yaml.v2's parser finds a block entry token there
+  if (doc.errors.some((e) => e.code === 'BLOCK_IN_FLOW' && e.pos[0] === pos)) return parserError(line0(text, pos), 'did not find expected node content');
   // the scanner reads on to the end of the stream for the closing quote
   if (/Missing closing .?quote/.test(msg)) return scannerError(line0(text, text.length), 'found unexpected end of stream');
   if (err.code === 'BAD_SCALAR_START') return scannerError(line0(text, pos), 'found character that cannot start any token');

@@ -207,6 +207,8 @@ function flow(s: string, i: number, line: number): [unknown, number] {
     const t = s.slice(j, k).trim();
     if (t.includes('\n')) throw new Unsupported(line, 'multi-line plain scalar in flow');
     if (t !== '' && '&*!|>%@`'.includes(t[0]!)) throw new Unsupported(line, 'flow indicator');
+    // '-' then a blank is a block entry, which a flow collection cannot hold
+    if (t[0] === '-' && (t.length === 1 || ' \t\n'.includes(t[1]!))) throw new Unsupported(line, 'block entry in flow');
     if (t.includes(': ')) throw new Unsupported(line, 'colon in flow scalar');
     return [resolvePlain(t, line), k, false];
   };
