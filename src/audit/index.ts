@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { readReason } from '../guard/fs.js';
 import { decodeInput } from '../yaml/load.js';
 import type { PathSeg, JsonObject } from './types.js';
-import { detectIstioVersion, formatIstioVersion, LATEST } from '../istio/version.js';
+import { detectIstioVersion, formatIstioVersion, LATEST, releaseWhy } from '../istio/version.js';
 import { describeSources, resolveInputs, type ResolvedInputs } from '../inputs/resolve.js';
 import { configKind, type FileObject } from '../inputs/sources.js';
 import type { InjectorOptions, InputFile } from '../inputs/options.js';
@@ -162,9 +162,9 @@ function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined,
   const text = getIn(config.injector?.object, ['data', 'config']);
   const detected = typeof text === 'string' ? detectIstioVersion(text) : undefined;
   const release = config.istioVersion
-    ? `Istio ${formatIstioVersion(config.istioVersion)} (--istio-version)`
+    ? `Istio ${formatIstioVersion(config.istioVersion)} (${releaseWhy(config.istioVersion, detected)})`
     : typeof text === 'string'
-      ? `Istio ${formatIstioVersion(detected?.version ?? LATEST)} (${detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one'})`
+      ? `Istio ${formatIstioVersion(detected?.version ?? LATEST)} (${releaseWhy(undefined, detected)})`
       : o.inject === null
         ? 'the built-in model of current templates (--model)'
         : 'no injector template given: raw workloads judged with the built-in model of current templates';

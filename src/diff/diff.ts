@@ -209,7 +209,7 @@ const findingKey = (f: Finding): string => `${f.workload}\0${f.rule}\0${f.contai
 // ---------- what a side assumes ----------
 
 /**
- * A side whose release turns native sidecars on by itself from a Kubernetes version (1.28+ on 1.33+)
+ * A side whose release turns native sidecars on by itself from a Kubernetes version (1.27+ on 1.33+)
  * shows an older cluster when no --kube-version is given: a warning that says so.
  */
 function kubeVersionWarning(side: DiffSide, opts: DiffOptions, flag: string): string | undefined {

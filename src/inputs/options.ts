@@ -11,6 +11,7 @@
 import type { ChartSource } from '../istio/fromchart.js';
 import { ISTIO_VERSION_PATTERN, parseIstioVersion, type IstioVersion } from '../istio/version.js';
 import { InputError } from '../yaml/load.js';
+import { NATIVE_AUTO_FROM } from '../istio/releases.js';
 import type { NativeSidecarsMode, RenderMode } from '../istio/inject.js';
 
 /** A file given to an option: a path ('-' for stdin where workloads are read), or a name and its text. */
@@ -107,7 +108,7 @@ export const INPUT_OPTIONS: readonly InputOption[] = [
   { flag: '--mesh <file>', key: 'mesh', value: 'file', hiddenFlags: ['--meshConfigFile'], group: 'injector', help: 'mesh config: a file holding the istio ConfigMap (data.mesh), MeshConfig YAML, or an IstioOperator' },
   { flag: '--istio-version <version>', key: 'istioVersion', value: 'string', pattern: ISTIO_VERSION_PATTERN, group: 'injector', help: 'the Istio release whose template data to build, e.g. 1.24 or master (default: detected from the templates)' },
   { flag: '--kube-version <version>', key: 'kubeVersion', value: 'string', pattern: KUBE_VERSION_PATTERN, group: 'injector', help: "the cluster's Kubernetes version, e.g. 1.33" },
-  { flag: '--native-sidecars [mode]', key: 'nativeSidecars', value: 'string', choices: NATIVE_SIDECARS_MODES, group: 'injector', help: "istiod's ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (on for Istio 1.28+ on Kubernetes 1.33+)" },
+  { flag: '--native-sidecars [mode]', key: 'nativeSidecars', value: 'string', choices: NATIVE_SIDECARS_MODES, group: 'injector', help: `istiod's ENABLE_NATIVE_SIDECARS: true (also the flag alone), false, or auto (on for Istio ${NATIVE_AUTO_FROM}+ on Kubernetes 1.33+)` },
   { flag: '--revision <rev>', key: 'revision', value: 'string', group: 'injector', help: 'the istiod revision (.Revision); picks the -REV ConfigMaps where a file holds several' },
   { flag: '--env <KEY=VALUE>', key: 'env', value: 'map', group: 'injector', help: "istiod's environment as the template's env function sees it (repeatable)" },
   { flag: '--mode <mode>', key: 'mode', value: 'string', choices: RENDER_MODE_NAMES, group: 'mode', help: "webhook: what istiod's admission webhook injects into the pod the API server defaulted; kube-inject: what istioctl kube-inject does to the pod as written (with --merged, its output byte for byte)" },

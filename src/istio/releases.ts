@@ -22,7 +22,7 @@
 //
 // Upstream: none (what differs between Istio releases; each entry names the Istio file it comes from)
 
-import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './version.js';
+import { atLeast, KNOWN_RELEASES, type IstioVersion, type Release } from './numbering.js';
 
 /** A patch release of a numbered minor release: '1.26.4'. */
 export type PatchRelease = `${Exclude<Release, 'master'>}.${number}`;
@@ -103,10 +103,14 @@ export const BEHAVIOURS = {
   'mesh.default.proxyInboundListenPort': { first: '1.18', what: 'DefaultMeshConfig sets proxyInboundListenPort 15006', source: MESH },
   'mesh.default.inboundTrafficPolicy': { first: '1.22', what: 'DefaultMeshConfig sets inboundTrafficPolicy mode PASSTHROUGH', source: MESH },
 
+  // ---- the injector config
+  'config.templates': { first: '1.9', what: 'the injector config has templates, defaultTemplates and aliases (one SidecarInjectionSpec template before)', source: INJECT },
+
   // ---- the injection around the templates
   'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
   'inject.prometheusMerge': { first: '1.6', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
   'inject.proxyConfigAnnotation': { first: '1.6.1', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
+  'inject.holdFromValues': { first: '1.7', what: 'holdApplicationUntilProxyStarts is read from values (global.proxy)', source: INJECT },
   'inject.legacyFSGroupFlag': { first: '1.8', last: '1.8', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
   'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
   'inject.clusterInfo': { first: '1.8', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
@@ -120,6 +124,7 @@ export const BEHAVIOURS = {
   'output.yamlNoLineWrap': { first: '1.7', last: '1.9', what: 'sigs.k8s.io/yaml writes long strings on one line (gopkg.in/yaml.v2 v2.3.0); folded at 80 columns before and after', source: 'go.mod (gopkg.in/yaml.v2)' },
 
   // ---- native sidecars
+  'native.envFlag': { first: '1.19', what: 'istiod has ENABLE_NATIVE_SIDECARS', source: 'pilot/pkg/features/pilot.go' },
   'native.podAnnotation': { first: '1.24', what: 'the pod\'s sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS', source: INJECT },
   'native.autoFromKubeVersion': { first: '1.27', what: 'ENABLE_NATIVE_SIDECARS is on by default when the nodes run Kubernetes 1.33 or later', source: 'pilot/pkg/features/pilot.go' },
 
@@ -134,6 +139,9 @@ export const BEHAVIOURS = {
 } as const satisfies Record<string, BehaviourEntry>;
 
 export type Behaviour = keyof typeof BEHAVIOURS;
+
+/** The first release whose istiod turns native sidecars on by itself on Kubernetes 1.33+ (auto). */
+export const NATIVE_AUTO_FROM: string = BEHAVIOURS['native.autoFromKubeVersion'].first;
 
 function parts(r: Release | PatchRelease): [number, number, number] {
   const [a, b, c] = r.split('.');

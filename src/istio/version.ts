@@ -1,91 +1,82 @@
-// Istio release numbers, comparison, and detection of the release an injector template was written for.
+// The release an injector template was written for, read from what it uses: each mark (a field of
+// SidecarTemplateData, a template function, an annotation, an istiod setting) holds for the releases the
+// per-release table (releases.ts) gives it, so a template is of the releases every mark it uses holds for,
+// a range. The release detection builds the data for is the oldest of them; a release given explicitly wins,
+// and where it is outside the range the assumptions line says so (describeRange).
 //
 // Public API
-//   IstioVersion {major, minor, patch?, master?}   parseIstioVersion('1.20' | '1.20.3' | 'master' | 'latest')
-//   atLeast(v, major, minor)               version comparison
-//   formatIstioVersion(v)
-//   LATEST                                 the newest release modelled ('master')
-//   KNOWN_RELEASES, Release                the releases modelled, oldest first; a release's name as a type
-//   detectIstioVersion(text)               best guess from what a template (or a ConfigMap's text) uses:
-//                                          { version, reason } — the oldest release consistent with the fields read
-//   DETECTION_MARKS                        what detection looks for, newest first
+//   detectIstioVersion(text)   { version, reason, range } — or undefined when the text names nothing
+//   DETECTION_MARKS            what detection looks for: [pattern, table entry, reason]
+//   describeRange(range)       '1.24 to 1.29', '1.22 or later'
+//   inRange(version, range)
+//   releaseWhy(given, detection)  the assumptions line's reason for its release
+//   and, from numbering.ts: IstioVersion, parseIstioVersion, formatIstioVersion, atLeast, LATEST,
+//   KNOWN_RELEASES, Release, ISTIO_VERSION_PATTERN
 //
-// Upstream: none (Istio release numbers, and the release an injector template was written for)
+// Upstream: none (the release an injector template was written for)
 
-export interface IstioVersion {
-  major: number;
-  minor: number;
-  /** The patch release (1.26.4 → 4) when one was named; a minor release alone stands for its .0. */
-  patch?: number;
-  /** Development head: newer than any numbered release. */
-  master?: boolean;
-}
+import { KNOWN_RELEASES, parseIstioVersion, type IstioVersion } from './numbering.js';
+import { has, type Behaviour } from './releases.js';
 
-export const LATEST: IstioVersion = { major: 1, minor: 99, master: true };
+export { atLeast, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, LATEST, parseIstioVersion, type IstioVersion, type Release } from './numbering.js';
 
-const RELEASES = ['1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27', '1.28', '1.29', '1.30', 'master'] as const;
-
-/** A release the model knows, by name: what releases.ts's table is written in. */
-export type Release = (typeof RELEASES)[number];
-
-export const KNOWN_RELEASES: string[] = [...RELEASES];
-
-/** The syntax every place that takes a release accepts (--istio-version, a golden matrix's istioVersion). */
-export const ISTIO_VERSION_PATTERN = '^v?(\\d+\\.\\d+(\\.\\d+)?([-+].*)?|master|latest|head)$';
-
-export function parseIstioVersion(s: string): IstioVersion {
-  const t = s.trim();
-  if (!new RegExp(ISTIO_VERSION_PATTERN).test(t)) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
-  const u = t.replace(/^v/, '');
-  if (u === 'master' || u === 'latest' || u === 'head') return LATEST;
-  const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(u);
-  if (!m) throw new Error(`invalid Istio version "${s}": want MAJOR.MINOR (e.g. 1.20) or master`);
-  const v: IstioVersion = { major: Number(m[1]), minor: Number(m[2]) };
-  if (m[3] !== undefined) v.patch = Number(m[3]);
-  // a release the model does not know would silently get master's data (1.99 is master's own number)
-  if (!KNOWN_RELEASES.includes(`${v.major}.${v.minor}`)) {
-    throw new Error(`unsupported Istio version "${s}": the releases modelled are 1.5 or later: ${KNOWN_RELEASES.join(', ')}`);
-  }
-  return v;
-}
-
-export function formatIstioVersion(v: IstioVersion): string {
-  return v.master ? 'master' : v.patch !== undefined ? `${v.major}.${v.minor}.${v.patch}` : `${v.major}.${v.minor}`;
-}
-
-export function atLeast(v: IstioVersion, major: number, minor: number): boolean {
-  if (v.major !== major) return v.major > major;
-  return v.minor >= minor;
+/** The releases a template can be of, by minor release: from `first` to `last` (undefined: to master). */
+export interface ReleaseRange {
+  first: string;
+  last?: string;
 }
 
 export interface Detection {
+  /** The release the template data is built for: the oldest the range holds. */
   version: IstioVersion;
+  /** What the template uses that says so. */
   reason: string;
+  /** Every release whose istiod has all the template uses. */
+  range: ReleaseRange;
 }
 
-/** Marks (pattern, release, reason), newest first: a template that uses the field was written for
- *  that release or later. docs/commands.md's render section lists them for users. */
-export const DETECTION_MARKS: readonly (readonly [RegExp, string, string])[] = [
-  [/\.ProxyInitImage\b/, 'master', 'uses .ProxyInitImage'],
-  [/\.NativeSidecars\b/, '1.28', 'uses .NativeSidecars'],
-  [/sidecar\.istio\.io\/nativeSidecar\b/, '1.24', 'reads the sidecar.istio.io/nativeSidecar annotation'],
-  [/\.CompliancePolicy\b/, '1.23', 'uses .CompliancePolicy'],
-  [/\.InboundTrafficPolicyMode\b/, '1.23', 'uses .InboundTrafficPolicyMode'],
-  [/\.ProxyUID\b|\.ProxyGID\b/, '1.20', 'uses .ProxyUID/.ProxyGID'],
-  [/\bENABLE_NATIVE_SIDECARS\b/, '1.19', 'reads ENABLE_NATIVE_SIDECARS'],
-  [/\.ProxyImage\b/, '1.16', 'uses .ProxyImage'],
-  [/\.EstimatedConcurrency\b/, '1.12', 'uses .EstimatedConcurrency'],
-  [/\.Revision\b/, '1.12', 'uses .Revision'],
-  [/\bdefaultTemplates\s*:|^\s*templates\s*:/m, '1.10', 'has templates/defaultTemplates'],
-  [/\.HoldApplicationUntilProxyStarts\b/, '1.8', 'reads .ProxyConfig.HoldApplicationUntilProxyStarts'],
-  [/\.MeshConfig\b/, '1.8', 'uses .MeshConfig'],
-  [/holdApplicationUntilProxyStarts/, '1.7', 'reads holdApplicationUntilProxyStarts from values'],
-  [/\.Concurrency\.GetValue\b/, '1.6', 'reads .ProxyConfig.Concurrency.GetValue'],
+/**
+ * What detection looks for: a pattern of the template text, the table entry that says which releases have
+ * it, and the reason a detection gives. docs/commands.md's render section lists them for users.
+ */
+export const DETECTION_MARKS: readonly (readonly [RegExp, Behaviour | `!${Behaviour}`, string])[] = [
+  [/\.ProxyInitImage\b/, 'data.ProxyInitImage', 'uses .ProxyInitImage'],
+  [/\bomitNil\b/, 'func.omitNil', 'calls omitNil'],
+  [/\botelResourceAttributes\b/, 'func.otelResourceAttributes', 'calls otelResourceAttributes'],
+  [/\.NativeSidecars\b/, 'data.NativeSidecars', 'uses .NativeSidecars'],
+  [/sidecar\.istio\.io\/nativeSidecar\b/, 'native.podAnnotation', 'reads the sidecar.istio.io/nativeSidecar annotation'],
+  [/\.InboundTrafficPolicyMode\b/, 'data.InboundTrafficPolicyMode', 'uses .InboundTrafficPolicyMode'],
+  [/\.CompliancePolicy\b/, 'data.CompliancePolicy', 'uses .CompliancePolicy'],
+  [/\bmergeMaps\b/, 'func.mergeMaps', 'calls mergeMaps'],
+  [/\.ProxyUID\b|\.ProxyGID\b/, 'data.ProxyUID', 'uses .ProxyUID/.ProxyGID'],
+  [/\bENABLE_NATIVE_SIDECARS\b/, 'native.envFlag', 'reads ENABLE_NATIVE_SIDECARS'],
+  [/\bstrdict\b|\btoJsonMap\b/, 'func.strdict', 'calls strdict or toJsonMap'],
+  [/\bexcludeInterfaces\b/, 'func.excludeInterfaces', 'calls excludeInterfaces'],
+  [/\.ProxyImage\b/, 'data.ProxyImage', 'uses .ProxyImage'],
+  [/\.EstimatedConcurrency\b/, 'data.EstimatedConcurrency', 'uses .EstimatedConcurrency'],
+  [/\.Revision\b/, 'data.Revision', 'uses .Revision'],
+  [/\bdefaultTemplates\s*:|^\s*templates\s*:/m, 'config.templates', 'has templates/defaultTemplates'],
+  [/\bappendMultusNetwork\b/, 'func.appendMultusNetwork', 'calls appendMultusNetwork'],
+  [/\.HoldApplicationUntilProxyStarts\b/, 'inject.holdFromProxyConfig', 'reads .ProxyConfig.HoldApplicationUntilProxyStarts'],
+  [/\.Concurrency\.GetValue\b/, 'proxyConfig.concurrencyWrapper', 'reads .ProxyConfig.Concurrency.GetValue'],
+  [/holdApplicationUntilProxyStarts/, 'inject.holdFromValues', 'reads holdApplicationUntilProxyStarts from values'],
+  [/\.ProxyConfig\.Concurrency\b(?!\.)/, '!proxyConfig.concurrencyWrapper', 'reads .ProxyConfig.Concurrency as a number'],
+  [/\{\{-?\s*render\b|\(render\b/, 'func.render', 'calls render'],
 ];
 
-/** Guess the release from the template text (or a whole ConfigMap). Templates using `.EstimatedConcurrency`
- *  without `.ProxyUID` are 1.12–1.19; `.ProxyUID` without `.InboundTrafficPolicyMode` 1.20–1.22, and so on.
- *  Nothing recognised: 1.5 when the template calls `.ProxyConfig.Concurrency` as a plain number, else LATEST. */
+/** Whether the release is one of the range's (by its minor release). */
+export function inRange(v: IstioVersion, r: ReleaseRange): boolean {
+  const i = KNOWN_RELEASES.indexOf(v.master ? 'master' : `${v.major}.${v.minor}`);
+  return i >= KNOWN_RELEASES.indexOf(r.first) && (r.last === undefined || i <= KNOWN_RELEASES.indexOf(r.last));
+}
+
+/** '1.24 to 1.29', '1.22 or later', 'only 1.5', 'master'. */
+export function describeRange(r: ReleaseRange): string {
+  if (r.last === undefined) return r.first === 'master' ? 'master' : r.first === KNOWN_RELEASES[0] ? 'any release' : `${r.first} or later`;
+  return r.first === r.last ? `only ${r.first}` : `${r.first} to ${r.last}`;
+}
+
+/** The release a template (or a whole ConfigMap's text) was written for; undefined when it names nothing. */
 export function detectIstioVersion(text: string): Detection | undefined {
   // a render asks three times of the same config text (loading it, the renderer, the assumptions line)
   if (text === lastDetection[0]) return lastDetection[1];
@@ -97,14 +88,55 @@ export function detectIstioVersion(text: string): Detection | undefined {
 let lastDetection: [string | undefined, Detection | undefined] = [undefined, undefined];
 
 function detect(text: string): Detection | undefined {
-  for (const [re, ver, reason] of DETECTION_MARKS) {
-    if (re.test(text)) return { version: parseIstioVersion(ver), reason };
+  const found = DETECTION_MARKS.filter(([re]) => re.test(text));
+  if (found.length === 0) {
+    if (/\.DeploymentMeta\b|\.ProxyConfig\b|\.ObjectMeta\b/.test(text)) {
+      return { version: parseIstioVersion(KNOWN_RELEASES[0]!), reason: 'an injection template with none of the newer fields', range: { first: KNOWN_RELEASES[0]! } };
+    }
+    return undefined;
   }
-  if (/\.ProxyConfig\.Concurrency\b/.test(text) || /\.ProxyConfig\.GetTracing\.GetLightstep\.GetSecure\b/.test(text)) {
-    return { version: parseIstioVersion('1.5'), reason: 'reads .ProxyConfig.Concurrency as a number' };
+  const releases = KNOWN_RELEASES.map((r) => parseIstioVersion(r));
+  let fit = releases.filter((v) => found.every(([, b]) => holds(v, b)));
+  let reasons = found.map(([, , reason]) => reason);
+  if (fit.length === 0) {
+    // no release has all of them: the newest mark's releases, and say which marks disagree
+    const newest = found.reduce((a, b) => (oldestOf(b[1], releases) > oldestOf(a[1], releases) ? b : a));
+    fit = releases.filter((v) => holds(v, newest[1]));
+    reasons = [`${newest[2]} (no release has all of: ${reasons.join(', ')})`];
   }
-  if (/\.DeploymentMeta\b|\.ProxyConfig\b|\.ObjectMeta\b/.test(text)) {
-    return { version: parseIstioVersion('1.5'), reason: 'an injection template with none of the newer fields' };
+  const name = (v: IstioVersion) => (v.master ? 'master' : `${v.major}.${v.minor}`);
+  const last = fit[fit.length - 1]!;
+  if (found.length > 1 && reasons.length === found.length) {
+    // the marks that set the range's ends speak for it: the one only the range's first release and later
+    // have, and the one its last release and earlier have
+    const lo = releases.indexOf(fit[0]!);
+    const hi = releases.indexOf(last);
+    const ends = found.filter(([, b]) => !holds(releases[lo - 1] ?? fit[0]!, b) || (hi < releases.length - 1 && !holds(releases[hi + 1]!, b)));
+    if (ends.length > 0) reasons = ends.map(([, , reason]) => reason);
   }
-  return undefined;
+  const range: ReleaseRange = { first: name(fit[0]!), ...(last.master ? {} : { last: name(last) }) };
+  return { version: fit[0]!, reason: reasons.join(', '), range };
+}
+
+/** Whether the release has the mark's behaviour (or, for '!name', lacks it). */
+function holds(v: IstioVersion, mark: Behaviour | `!${Behaviour}`): boolean {
+  return mark.startsWith('!') ? !has(v, mark.slice(1) as Behaviour) : has(v, mark as Behaviour);
+}
+
+function oldestOf(b: Behaviour | `!${Behaviour}`, releases: IstioVersion[]): number {
+  const i = releases.findIndex((v) => holds(v, b));
+  return i < 0 ? -1 : i;
+}
+
+/**
+ * Why the assumptions line names its release: the release given (--istio-version wins, and when the
+ * templates cannot be of it, says what they read as), else what detection read and the range it allows.
+ */
+export function releaseWhy(given: IstioVersion | undefined, d: Detection | undefined): string {
+  if (given) {
+    if (!d || inRange(given, d.range)) return '--istio-version';
+    return `--istio-version, though the templates read as ${describeRange(d.range)}: ${d.reason}`;
+  }
+  if (!d) return 'nothing in the templates names an older one';
+  return `detected: ${d.reason}; templates of ${describeRange(d.range)}`;
 }

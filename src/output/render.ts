@@ -8,7 +8,8 @@ import { Renderer, nativeSidecarsOn, type RenderEvent, type WorkloadResult } fro
 import { configObjectsOf, describeSources, resolveInputs, type RenderRequest, type ResolvedInputs } from '../inputs/resolve.js';
 import { normalizeOptions } from '../inputs/options.js';
 import { workloadFiles, workloadText, manifestOf, workloadsOf } from '../inputs/files.js';
-import { detectIstioVersion as detectFromText, formatIstioVersion } from '../istio/version.js';
+import { detectIstioVersion as detectFromText, formatIstioVersion, releaseWhy } from '../istio/version.js';
+import { NATIVE_AUTO_FROM } from '../istio/releases.js';
 import { KubeInjectJson, kubeInjectStream } from '../istio/kubeinject.js';
 import { OutputFormat } from './format.js';
 
@@ -29,12 +30,12 @@ export interface RenderOutcome {
 export function describeAssumptions(renderer: Renderer, inputs?: ResolvedInputs): string {
   const opts = renderer.opts;
   const detected = detectFromText(renderer.inputs.config.source);
-  const why = opts.istioVersion ? '--istio-version' : detected ? `detected: ${detected.reason}` : 'nothing in the templates names an older one';
+  const why = releaseWhy(opts.istioVersion, detected);
   const release = `Istio ${formatIstioVersion(renderer.version)} (${why})`;
   const kube = opts.kubeVersion ? `Kubernetes ${opts.kubeVersion}` : 'Kubernetes version not given (--kube-version)';
   const native = opts.nativeSidecars ?? 'auto';
   const on = nativeSidecarsOn(opts, renderer.version);
-  const nativeWhy = native !== 'auto' ? `--native-sidecars ${native}` : 'auto: on for Istio 1.28+ on Kubernetes 1.33+';
+  const nativeWhy = native !== 'auto' ? `--native-sidecars ${native}` : `auto: on for Istio ${NATIVE_AUTO_FROM}+ on Kubernetes 1.33+`;
   const mode = opts.mode === 'kube-inject' ? 'kube-inject mode (the pod as written)' : "webhook mode (the pod as the API server defaulted it)";
   const from = inputs ? `; ${describeSources(inputs.sources)}` : '';
   return `assuming ${release}, ${kube}, native sidecars ${on ? 'on' : 'off'} (${nativeWhy}; the pod's sidecar.istio.io/nativeSidecar annotation wins), ${mode}${from}`;

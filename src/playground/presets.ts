@@ -86,7 +86,7 @@ export function presets(read: ReadFile): Preset[] {
     {
       id: 'native-sidecar-job',
       title: 'Kubernetes 1.33: native sidecars let a Job complete',
-      story: 'With native sidecars on (Istio 1.28+ on Kubernetes 1.33+), the proxy is an init container with restartPolicy: Always, so the Job completes when busybox exits.',
+      story: 'With native sidecars on (Istio 1.27+ on Kubernetes 1.33+), the proxy is an init container with restartPolicy: Always, so the Job completes when busybox exits.',
       state: state({
         a: setup({ injector: read('templates/native-sidecar.tmpl'), values: values(read, 'values/defaults.json'), set: tag('1.28.0') }),
         workloads: read('examples/job.yaml'),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { matrixSchema } from '../../src/golden/schema.js';
 import { loadInjectorConfigMap } from '../../src/istio/configmap.js';
 import { renderRequest } from '../../src/output/render.js';
-import { DETECTION_MARKS, detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
+import { DETECTION_MARKS, describeRange, detectIstioVersion, formatIstioVersion, ISTIO_VERSION_PATTERN, KNOWN_RELEASES, parseIstioVersion } from '../../src/istio/version.js';
 import { outside } from '../helpers/outside.js';
 
 const matrixAccepts = (v: string): boolean =>
@@ -39,16 +39,22 @@ describe('Istio versions', () => {
     const readme = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
     const render = readme.slice(readme.indexOf('\n## render\n'), readme.indexOf('\n## audit\n'));
     // `| `.Field` ... | release |`: the first code span of a row, as a template would use it
-    const rows = [...render.matchAll(/^\| `([^`]+)`[^|]*\| (master|\d+\.\d+) \|$/gm)].map((m) => ({ marker: m[1]!, release: m[2]! }));
-    const textUsing = (marker: string) => (marker.startsWith('.') ? `{{ ${marker} }}` : `${marker}\n`);
+    const rows = [...render.matchAll(/^\| `([^`]+)`([^|]*)\| (master|\d+\.\d+(?: or later| to \d+\.\d+)?) \|$/gm)].map((m) => ({ marker: m[1]!, note: m[2]!, range: m[3]! }));
+    // a row's field as a template would use it: a field, a function call, a value read, or config text
+    const textUsing = (marker: string, note: string) =>
+      marker.startsWith('.') ? `{{ ${marker} }}` : /function/.test(note) ? `{{ ${marker} }}` : `${marker}\n`;
 
-    it('names for each field the release detection gives', () => {
+    it('names for each field the releases that have it, and detection takes the oldest', () => {
       expect(rows.length).toBeGreaterThan(0);
-      for (const { marker, release } of rows) expect(formatIstioVersion(detectIstioVersion(textUsing(marker))!.version), marker).toBe(release);
+      for (const { marker, note, range } of rows) {
+        const d = detectIstioVersion(textUsing(marker, note))!;
+        expect(describeRange(d.range), marker).toBe(range);
+        expect(formatIstioVersion(d.version), marker).toBe(d.range.first);
+      }
     });
 
     it('lists every field detection looks for', () => {
-      const listed = new Set(rows.map(({ marker }) => detectIstioVersion(textUsing(marker))!.reason));
+      const listed = new Set(rows.map(({ marker, note }) => detectIstioVersion(textUsing(marker, note))!.reason));
       for (const [, , reason] of DETECTION_MARKS) expect(listed, reason).toContain(reason);
     });
   });

@@ -147,12 +147,16 @@ export const FACTS = {
   'mesh.default.dnsRefreshRate60s': { file: MESH, has: (s) => mc(s).dnsRefreshRate === '60s' },
   'mesh.default.inboundTrafficPolicy': { file: MESH, has: (s) => mc(s).inboundTrafficPolicy !== undefined },
 
+  // ---- the injector config
+  'config.templates': { file: INJECT, has: (s) => (structFields(s.read(INJECT) ?? '', 'Config') ?? []).some(([n]) => n === 'Templates') },
+
   // ---- the injection around the templates
   'inject.legacyFSGroup': { file: WEBHOOK, has: (s) => /FSGroup:\s*&grp/.test(s.read(WEBHOOK) ?? '') },
   'inject.legacyFSGroupFlag': { file: WEBHOOK, has: (s) => /features\.EnableLegacyFSGroupInjection/.test(s.read(WEBHOOK) ?? '') },
   'inject.prometheusMerge': { file: WEBHOOK, has: (s) => /"prometheus\.io\/path"\]?\s*=\s*"\/stats\/prometheus"/.test(s.read(WEBHOOK) ?? '') },
   'inject.proxyConfigAnnotation': { file: INJECT, has: (s) => /annotation\.ProxyConfig\.Name\]/.test(s.read(INJECT) ?? '') },
   'inject.clusterInfo': { file: INJECT, has: (s) => /GetMultiCluster\(\)\.GetClusterName\(\)|"multiCluster",\s*"clusterName"/.test(s.read(INJECT) ?? '') },
+  'inject.holdFromValues': { file: INJECT, has: (s) => /"holdApplicationUntilProxyStarts"|GetHoldApplicationUntilProxyStarts\(\)/.test(s.any(INJECT, WEBHOOK)) },
   'inject.holdFromProxyConfig': { file: INJECT, has: (s) => /DefaultConfig\.HoldApplicationUntilProxyStarts|proxyConfig\.HoldApplicationUntilProxyStarts|GetHoldApplicationUntilProxyStarts\(\)/i.test(s.any(INJECT, WEBHOOK)) },
   'inject.statusRevision': { file: INJECT, has: (s) => (structFields(s.any(INJECT, WEBHOOK), 'SidecarInjectionStatus') ?? []).some(([n]) => n === 'Revision') },
   'inject.overridesAnnotation': { file: INJECT, has: (s) => /ProxyOverrides|proxy\.istio\.io\/overrides/.test(s.any(INJECT, WEBHOOK)) },
@@ -165,6 +169,7 @@ export const FACTS = {
   'output.yamlNoLineWrap': { file: 'go.mod', has: (s) => /^\s*gopkg\.in\/yaml\.v2 v2\.3\.0\b/m.test(s.read('go.mod') ?? '') },
 
   // ---- native sidecars
+  'native.envFlag': { file: FEATURES, has: (s) => /"ENABLE_NATIVE_SIDECARS"/.test(s.read(FEATURES) ?? '') },
   'native.podAnnotation': { file: INJECT, has: (s) => /SidecarNativeSidecar|sidecar\.istio\.io\/nativeSidecar/.test(s.any(INJECT, WEBHOOK)) },
   'native.autoFromKubeVersion': { file: FEATURES, has: (s) => /NativeSidecarModeAuto/.test(s.read(FEATURES) ?? '') },
 
