@@ -124,7 +124,7 @@ export const BEHAVIOURS = {
   'output.yamlNoLineWrap': { first: '1.7', last: '1.9', what: 'sigs.k8s.io/yaml writes long strings on one line (gopkg.in/yaml.v2 v2.3.0); folded at 80 columns before and after', source: 'go.mod (gopkg.in/yaml.v2)' },
 
   // ---- native sidecars
-  'native.envFlag': { first: '1.19', what: 'istiod has ENABLE_NATIVE_SIDECARS', source: 'pilot/pkg/features/pilot.go' },
+  'native.envFlag': { first: '1.19', what: 'istiod has ENABLE_NATIVE_SIDECARS', source: 'pilot/pkg/features/pilot.go (experimental.go 1.21 to 1.26)' },
   'native.podAnnotation': { first: '1.24', what: 'the pod\'s sidecar.istio.io/nativeSidecar overrides ENABLE_NATIVE_SIDECARS', source: INJECT },
   'native.autoFromKubeVersion': { first: '1.27', what: 'ENABLE_NATIVE_SIDECARS is on by default when the nodes run Kubernetes 1.33 or later', source: 'pilot/pkg/features/pilot.go' },
 

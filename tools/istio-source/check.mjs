@@ -94,6 +94,7 @@ const FILES = [
   'pkg/config/mesh/mesh.go',
   'pkg/config/constants/constants.go',
   'pilot/pkg/features/pilot.go',
+  'pilot/pkg/features/experimental.go',
   'go.mod',
 ];
 

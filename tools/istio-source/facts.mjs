@@ -169,7 +169,7 @@ export const FACTS = {
   'output.yamlNoLineWrap': { file: 'go.mod', has: (s) => /^\s*gopkg\.in\/yaml\.v2 v2\.3\.0\b/m.test(s.read('go.mod') ?? '') },
 
   // ---- native sidecars
-  'native.envFlag': { file: FEATURES, has: (s) => /"ENABLE_NATIVE_SIDECARS"/.test(s.read(FEATURES) ?? '') },
+  'native.envFlag': { file: FEATURES, has: (s) => /"ENABLE_NATIVE_SIDECARS"/.test(s.any(FEATURES, 'pilot/pkg/features/experimental.go')) },
   'native.podAnnotation': { file: INJECT, has: (s) => /SidecarNativeSidecar|sidecar\.istio\.io\/nativeSidecar/.test(s.any(INJECT, WEBHOOK)) },
   'native.autoFromKubeVersion': { file: FEATURES, has: (s) => /NativeSidecarModeAuto/.test(s.read(FEATURES) ?? '') },
 
