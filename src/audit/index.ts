@@ -157,10 +157,21 @@ function assumedFor(rule: string, s: Subject): string {
   return ' (Assumed: native sidecars off, as nothing turns them on: no --native-sidecars, no --kube-version 1.33 or later, no ENABLE_NATIVE_SIDECARS in the values.)';
 }
 
+/** The injector ConfigMap's data.values, as read (JSON, as istiod writes it), for release detection. */
+function injectorValues(config: IstioConfig): unknown {
+  const text = getIn(config.injector?.object, ['data', 'values']);
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The audit's counterpart of render's assumptions line. */
 function describeAssumptions(config: IstioConfig, kube: KubeVersion | undefined, o: AuditOptions, r: ResolvedInputs): string {
   const text = getIn(config.injector?.object, ['data', 'config']);
-  const detected = typeof text === 'string' ? detectIstioVersion(text) : undefined;
+  const detected = typeof text === 'string' ? detectIstioVersion(text, injectorValues(config)) : undefined;
   const release = config.istioVersion
     ? `Istio ${formatIstioVersion(config.istioVersion)} (${releaseWhy(config.istioVersion, detected)})`
     : typeof text === 'string'

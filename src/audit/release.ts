@@ -59,7 +59,7 @@ export function podRelease(spec: JsonObject, values: JsonObject, injectorConfig:
     if (v) return { ...v, text: fmt(v), from: `values global.tag ${String(tag)}`, lowerBound: false };
   }
   if (typeof injectorConfig === 'string') {
-    const d = detectIstioVersion(injectorConfig);
+    const d = detectIstioVersion(injectorConfig, values);
     if (d && !d.version.master) {
       const v = { major: d.version.major, minor: d.version.minor };
       return { ...v, text: fmt(v), from: `the injector template, which ${d.reason}`, lowerBound: true };

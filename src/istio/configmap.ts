@@ -199,7 +199,7 @@ export function injectorFromDocument(doc: LoadedDocument): InjectorConfigMap {
     throw (cfgDoc ?? doc).errorAt(cfgDoc ? [] : ['data', 'config'], 'the injector config has no templates (neither `templates` nor `template`)');
   }
   const values = valuesFromDocument(doc.embedded(['data', 'values'], 'data.values', { duplicateKeys: 'last' }));
-  const detected = detectIstioVersion(source);
+  const detected = detectIstioVersion(source, values.values);
   return { config, values: values.values, ...(values.doc ? { valuesDoc: values.doc } : {}), ...(detected ? { detected } : {}) };
 }
 

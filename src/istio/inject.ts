@@ -11,6 +11,7 @@
 // Mirrors: istio.io/istio pkg/kube/inject/inject.go (injectRequired, RunTemplate)
 // Proven by: test/istio/ (inject-conformance runs Istio's own injection goldens)
 
+import { createHash } from 'node:crypto';
 import { Template } from '../go/text/template/template.js';
 import { ExecError, TemplateError } from '../go/text/template/errors.js';
 import { LimitError, type ExecOptions } from '../go/text/template/template.js';
@@ -18,7 +19,7 @@ import type { FuncMap, GoValue } from '../go/reflect/value.js';
 import { istioFuncs } from './template.js';
 import { goJsonMarshal } from '../go/encoding/json/json.js';
 import { InputError, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
-import { applyInjectionSpec, asDecodedByIstiod, isInjectionSpec, moveProxyToInit, reorderPod, strategicMergePod, hasContainer, PROXY_CONTAINER } from './merge.js';
+import { applyInjectionSpec, applySpecConcurrency, asDecodedByIstiod, isInjectionSpec, moveProxyToInit, reorderPod, strategicMergePod, hasContainer, PROXY_CONTAINER } from './merge.js';
 import { isObject, jsonShaped, strMap, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { postProcessPod } from './postprocess.js';
 import { checkGo, GoJsonError } from '../go/encoding/json/structs.js';
@@ -48,9 +49,9 @@ class UnparsableTemplate extends InputError {}
 // ---------- which release wrote the templates ----------
 
 /** The release the templates were written for (from what they use); the newest when nothing tells. */
-export function detectIstioVersion(config: InjectorConfig, configText?: string): IstioVersion {
+export function detectIstioVersion(config: InjectorConfig, configText?: string, values?: unknown): IstioVersion {
   const text = configText ?? config.source;
-  return detectFromText(text)?.version ?? LATEST;
+  return detectFromText(text, values)?.version ?? LATEST;
 }
 
 // ---------- the injection policy (istiod's injectRequired) ----------
@@ -402,7 +403,7 @@ export class Renderer {
     readonly inputs: RenderInputs,
     readonly opts: RenderOptions = {},
   ) {
-    this.version = opts.istioVersion ?? detectIstioVersion(inputs.config);
+    this.version = opts.istioVersion ?? detectIstioVersion(inputs.config, undefined, inputs.values);
     if (opts.mode === 'kube-inject') this.inputs = { ...inputs, config: kubeInjectConfig(inputs.config) };
   }
 
@@ -547,7 +548,7 @@ export class Renderer {
           throw this.positioned(e, name);
         }
       }
-      if (merged) result.merged = this.merge(w, pod, result);
+      if (merged) result.merged = this.merge(w, pod, result, data.info.deployMeta.name);
     } catch (e) {
       if (e instanceof UnparsableTemplate) throw e;
       result.error = firstLineOf(e);
@@ -561,15 +562,18 @@ export class Renderer {
     return this.opts.mode === 'kube-inject' ? false : (this.opts.kubeDefaults ?? true);
   }
 
-  private merge(w: Workload, pod: JsonObject, r: WorkloadResult): JsonObject {
+  private merge(w: Workload, pod: JsonObject, r: WorkloadResult, workloadName: string): JsonObject {
     let mergedPod: JsonObject = { metadata: isObject(pod.metadata) ? pod.metadata : {}, spec: isObject(pod.spec) ? pod.spec : {} };
     // What the templates alone produce (istiod's templatePod): its names go into sidecar.istio.io/status.
     let templatePod: JsonObject = { metadata: {}, spec: {} };
     let overlay = false;
+    let spec: JsonObject | undefined;
     for (let i = 0; i < r.outputs.length; i++) {
       const out = asDecodedByIstiod(parseTemplateOutput(r.outputs[i]!, r.templates[i]!), has(this.version, 'inject.containerRestartPolicy'));
       if (isInjectionSpec(out)) {
-        mergedPod = applyInjectionSpec(mergedPod, out, r.hold);
+        if (has(this.version, 'inject.specConcurrency')) applySpecConcurrency(out);
+        mergedPod = applyInjectionSpec(mergedPod, out, r.hold, has(this.version, 'inject.podRedirectAnnot'));
+        spec = out;
         continue;
       }
       overlay = true;
@@ -595,6 +599,9 @@ export class Renderer {
       mergedPod = reapplyOverwrittenContainers(mergedPod, original, templatePod, this.version, this.interceptionMode());
       this.applyMetadata(mergedPod, templatePod);
       mergedPod = reorderPod(mergedPod, r.hold);
+    } else if (spec && has(this.version, 'inject.statusVersion')) {
+      this.applySpecStatus(mergedPod, spec);
+      this.applySpecLabels(mergedPod, spec, workloadName);
     }
     if (has(this.version, 'inject.clusterInfo')) applyClusterInfo(mergedPod, this.inputs.values, isObject(pod.metadata) && isObject(pod.metadata.labels) ? pod.metadata.labels : {});
     mergedPod = postProcessPod(mergedPod, {
@@ -617,6 +624,60 @@ export class Renderer {
     target.metadata = mergedPod.metadata ?? {};
     target.spec = mergedPod.spec ?? {};
     return obj;
+  }
+
+  /**
+   * The old injector's sidecar.istio.io/status (to 1.8): the SidecarInjectionSpec's names, after a version
+   * that is the sha256 of the template as configured (istiod's sidecarTemplateVersionHash).
+   */
+  private applySpecStatus(pod: JsonObject, spec: JsonObject): void {
+    const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
+    const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = Object.create(null) as JsonObject);
+    const names = (field: string): string[] | null => {
+      const l = spec[field];
+      if (!Array.isArray(l) || l.length === 0) return null;
+      return l.map((c) => (isObject(c) ? String(c.name ?? '') : ''));
+    };
+    const template = this.inputs.config.template ?? this.inputs.config.templates[SIDECAR_TEMPLATE] ?? '';
+    const json = (v: Json) => goJsonMarshal(jsonShaped(v) as unknown as GoValue);
+    const fields: [string, Json][] = [
+      ['version', createHash('sha256').update(template).digest('hex')],
+      ['initContainers', names('initContainers')],
+      ['containers', names('containers')],
+      ['volumes', names('volumes')],
+      ['imagePullSecrets', names('imagePullSecrets')],
+    ];
+    annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
+  }
+
+  /**
+   * The old injector's labels (to 1.8): the mTLS mode, the canonical service and revision, from 1.7 the
+   * revision and in 1.8 the network of the proxy's ISTIO_META_NETWORK; each only where the pod has none
+   * or an empty one (addLabels).
+   */
+  private applySpecLabels(pod: JsonObject, spec: JsonObject, workloadName: string): void {
+    const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
+    const labels = isObject(meta.labels) ? meta.labels : (meta.labels = Object.create(null) as JsonObject);
+    const str = (k: string): string | undefined => (typeof labels[k] === 'string' ? (labels[k] as string) : undefined);
+    const first = (...ks: string[]): string | undefined => ks.map(str).find((x) => x !== undefined);
+    const add: Record<string, string> = {
+      'security.istio.io/tlsMode': 'istio',
+      'service.istio.io/canonical-name': first('service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app') ?? workloadName,
+      'service.istio.io/canonical-revision': first('service.istio.io/canonical-revision', 'app.kubernetes.io/version', 'version') ?? 'latest',
+    };
+    if (has(this.version, 'inject.specRevisionLabel')) add['istio.io/rev'] = this.opts.revision ?? this.inputs.revision ?? '';
+    if (has(this.version, 'inject.specNetworkLabel')) {
+      const containers = Array.isArray(spec.containers) ? spec.containers : [];
+      let network = '';
+      for (const c of containers) {
+        for (const e of isObject(c) && Array.isArray(c.env) ? c.env : []) {
+          if (isObject(e) && e.name === 'ISTIO_META_NETWORK') network = typeof e.value === 'string' ? e.value : '';
+        }
+        if (network) break;
+      }
+      if (network) add['topology.istio.io/network'] = network;
+    }
+    for (const k of Object.keys(add).sort()) if (!str(k)) labels[k] = add[k]!;
   }
 
   /** istiod's applyMetadata: the sidecar.istio.io/status annotation, then the config's injectedAnnotations. */

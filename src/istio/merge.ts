@@ -19,6 +19,7 @@
 
 
 import { isObject, own, newObject, clone, type Json, type JsonObject } from '../go/encoding/json/value.js';
+import { parseQuantity } from '../k8s/resource.js';
 
 export const PROXY_CONTAINER = 'istio-proxy';
 export const INIT_CONTAINER = 'istio-init';
@@ -166,9 +167,10 @@ export function isInjectionSpec(out: JsonObject): boolean {
 /**
  * Apply a SidecarInjectionSpec the way the old injector's JSON patch did: init containers, volumes and
  * image pull secrets appended, containers appended (the proxy first when holding the application),
- * dnsConfig replaced, podRedirectAnnot added to the annotations.
+ * dnsConfig replaced, podRedirectAnnot added to the annotations (to 1.7: istiod 1.8 reads the field and
+ * no longer applies it, redirectAnnotations false).
  */
-export function applyInjectionSpec(pod: JsonObject, spec: JsonObject, hold: boolean): JsonObject {
+export function applyInjectionSpec(pod: JsonObject, spec: JsonObject, hold: boolean, redirectAnnotations = true): JsonObject {
   const out = clone(pod);
   const podSpec = isObject(out.spec) ? out.spec : (out.spec = newObject());
   const append = (field: string) => {
@@ -194,7 +196,7 @@ export function applyInjectionSpec(pod: JsonObject, spec: JsonObject, hold: bool
   const dns = own(spec, 'dnsConfig');
   if (dns !== undefined && dns !== null) podSpec.dnsConfig = clone(dns);
   const redirect = own(spec, 'podRedirectAnnot');
-  if (isObject(redirect) && Object.keys(redirect).length > 0) {
+  if (redirectAnnotations && isObject(redirect) && Object.keys(redirect).length > 0) {
     const meta = isObject(out.metadata) ? out.metadata : (out.metadata = newObject());
     const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = newObject());
     for (const k of Object.keys(redirect)) annos[k] = clone(redirect[k]!);
@@ -300,4 +302,62 @@ export function asDecodedByIstiod(out: JsonObject, containerRestartPolicy: boole
 function scalarString(v: Json): Json {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return v;
+}
+
+
+// ---------- the old injector's --concurrency (1.5 to 1.8) ----------
+
+const CONCURRENCY_ARG = /^-{1,2}concurrency(=(\d+))?$/;
+
+/** strconv.Atoi: a decimal int64 with an optional sign, else undefined. */
+function atoi(s: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const n = BigInt(s);
+  return n > 9223372036854775807n || n < -9223372036854775808n ? undefined : Number(n);
+}
+
+/** The proxy's --concurrency argument (--concurrency N, -concurrency=N), 0 when absent or unreadable. */
+function concurrencyArg(args: Json[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const m = typeof a === 'string' ? CONCURRENCY_ARG.exec(a.trim()) : null;
+    if (!m) continue;
+    const text = m[2] ?? (i + 1 < args.length ? args[i + 1] : undefined);
+    return typeof text === 'string' ? (atoi(text) ?? 0) : 0;
+  }
+  return 0;
+}
+
+/** Quantity.MilliValue of a CPU amount: the value in thousandths, rounded up. */
+function milliValue(q: Json | undefined): bigint {
+  const p = typeof q === 'string' ? parseQuantity(q) : typeof q === 'number' ? parseQuantity(String(q)) : undefined;
+  if (!p) return 0n;
+  const n = p.nanos;
+  return n >= 0n ? (n + 999_999n) / 1_000_000n : n / 1_000_000n;
+}
+
+/**
+ * The old injector's applyConcurrency: an istio-proxy container of the SidecarInjectionSpec without a
+ * --concurrency above 0 gets `--concurrency N`, N the CPU limit rounded up to whole CPUs, else the request.
+ */
+export function applySpecConcurrency(spec: JsonObject): void {
+  const containers = own(spec, 'containers');
+  if (!Array.isArray(containers)) return;
+  const c = containers.find((x) => isObject(x) && own(x, 'name') === PROXY_CONTAINER);
+  if (!isObject(c)) return;
+  const args = Array.isArray(own(c, 'args')) ? (own(c, 'args') as Json[]) : [];
+  if (concurrencyArg(args) > 0) return;
+  const res = isObject(own(c, 'resources')) ? (own(c, 'resources') as JsonObject) : undefined;
+  const cpu = (field: string): bigint => {
+    const l = res && isObject(own(res, field)) ? (own(res, field) as JsonObject) : undefined;
+    return milliValue(l ? own(l, 'cpu') : undefined);
+  };
+  for (const millis of [cpu('limits'), cpu('requests')]) {
+    // math.Ceil(float64(millis) / 1000)
+    const n = Math.ceil(Number(millis) / 1000);
+    if (n > 0) {
+      c.args = [...args, '--concurrency', String(n)];
+      return;
+    }
+  }
 }

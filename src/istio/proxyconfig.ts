@@ -284,7 +284,9 @@ export function applyProxyConfig(v: IstioVersion, base: ProtoStruct, json: unkno
   const merged = protoMerge(base, overlay, mergeModeFor(v));
   const orig = base.values.get('ProxyMetadata');
   const next = merged.values.get('ProxyMetadata');
-  if (orig && typeof orig === 'object' && next && typeof next === 'object' && orig !== next) {
+  // from 1.11 MergeProxyConfig keeps the base's proxyMetadata keys the overlay does not name; before, the
+  // overlay's map replaced the whole map, as jsonpb reads a map
+  if (has(v, 'proxyConfig.mergeProxyMetadata') && orig && typeof orig === 'object' && next && typeof next === 'object' && orig !== next) {
     const u = newMap();
     for (const k of Object.keys(orig)) u[k] = (orig as Record<string, GoValue>)[k];
     for (const k of Object.keys(next)) u[k] = (next as Record<string, GoValue>)[k];

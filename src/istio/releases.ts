@@ -83,6 +83,7 @@ export const BEHAVIOURS = {
   'proxyConfig.default.remoteServices': { first: '1.5', last: '1.8', what: 'DefaultProxyConfig sets empty envoyMetricsService and envoyAccessLogService', source: MESH },
   'proxyConfig.default.concurrency2': { first: '1.6', last: '1.17', what: 'DefaultProxyConfig sets concurrency 2 (unset means from the CPU limit later)', source: MESH },
   'proxyConfig.default.zipkin': { first: '1.6', last: '1.21', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
+  'proxyConfig.mergeProxyMetadata': { first: '1.11', what: 'proxy.istio.io/config\'s proxyMetadata is merged key by key over the mesh\'s (replaced whole before)', source: MESH },
   'proxyConfig.concurrencyWrapper': { first: '1.7', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: MESH },
   'proxyConfig.default.terminationDrainDuration': { first: '1.7', what: 'DefaultProxyConfig sets terminationDrainDuration 5s', source: MESH },
   'proxyConfig.default.mutualTLS': { first: '1.7', what: 'DefaultProxyConfig sets controlPlaneAuthPolicy MUTUAL_TLS (NONE before)', source: MESH },
@@ -107,6 +108,11 @@ export const BEHAVIOURS = {
   'config.templates': { first: '1.9', what: 'the injector config has templates, defaultTemplates and aliases (one SidecarInjectionSpec template before)', source: INJECT },
 
   // ---- the injection around the templates
+  'inject.statusVersion': { first: '1.5', last: '1.8', what: 'sidecar.istio.io/status starts with a version, the sha256 of the template as configured', source: INJECT },
+  'inject.specRevisionLabel': { first: '1.7', last: '1.8', what: 'the old injector labels the pod istio.io/rev with its revision', source: WEBHOOK },
+  'inject.specNetworkLabel': { first: '1.8', last: '1.8', what: 'the old injector labels the pod with the network of the proxy\'s ISTIO_META_NETWORK', source: WEBHOOK },
+  'inject.specConcurrency': { first: '1.5', last: '1.8', what: 'the old injector adds --concurrency to istio-proxy from its CPU limit (else request) when the args set none above 0', source: 'pkg/kube/inject/concurrency.go' },
+  'inject.podRedirectAnnot': { first: '1.5', last: '1.7', what: 'the SidecarInjectionSpec\'s podRedirectAnnot is added to the pod\'s annotations (1.8 still reads it and applies nothing)', source: INJECT },
   'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
   'inject.prometheusMerge': { first: '1.6', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
   'inject.proxyConfigAnnotation': { first: '1.6.1', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },

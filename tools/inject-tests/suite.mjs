@@ -456,7 +456,8 @@ export function runInjectCase(suite, c, opts) {
       env: settings.env,
       ...(c.kubeVersion ? { kubeVersion: c.kubeVersion } : {}),
     });
-    text = out.text;
+    // the tests of 1.5 to 1.8 strip the status annotation's template hash before comparing (StripVersion)
+    text = out.text.replace(/sidecar\.istio\.io\/status: '\{"version":"[0-9a-f]+",/g, 'sidecar.istio.io/status: \'{"version":"",');
     assumptions = out.assumptions;
     if (out.failed > 0) throw new Error(out.messages.filter((m) => m.startsWith('error:')).join('; '));
   } catch (e) {

@@ -151,6 +151,12 @@ export const FACTS = {
   'config.templates': { file: INJECT, has: (s) => (structFields(s.read(INJECT) ?? '', 'Config') ?? []).some(([n]) => n === 'Templates') },
 
   // ---- the injection around the templates
+  'inject.statusVersion': { file: INJECT, has: (s) => (structFields(s.any(INJECT, WEBHOOK), 'SidecarInjectionStatus') ?? []).some(([n]) => n === 'Version') },
+  'inject.specRevisionLabel': { file: WEBHOOK, has: (s) => /addLabels\(pod\.Labels,/.test(s.read(WEBHOOK) ?? '') && /label\.IstioRev:\s+revision,/.test(s.read(WEBHOOK) ?? '') },
+  'inject.specNetworkLabel': { file: WEBHOOK, has: (s) => /func topologyValues\(sic \*SidecarInjectionSpec\)/.test(s.read(WEBHOOK) ?? '') },
+  'inject.specConcurrency': { file: INJECT, has: (s) => /applyConcurrency\(sic\.Containers\)/.test(s.read(INJECT) ?? '') },
+  'proxyConfig.mergeProxyMetadata': { file: MESH, has: (s) => /ProxyMetadata\[/.test(s.read(MESH) ?? '') || /origMetadata/.test(s.read(MESH) ?? '') },
+  'inject.podRedirectAnnot': { file: INJECT, has: (s) => /spec\.PodRedirectAnnot\[/.test(s.any(INJECT, WEBHOOK)) },
   'inject.legacyFSGroup': { file: WEBHOOK, has: (s) => /FSGroup:\s*&grp/.test(s.read(WEBHOOK) ?? '') },
   'inject.legacyFSGroupFlag': { file: WEBHOOK, has: (s) => /features\.EnableLegacyFSGroupInjection/.test(s.read(WEBHOOK) ?? '') },
   'inject.prometheusMerge': { file: WEBHOOK, has: (s) => /"prometheus\.io\/path"\]?\s*=\s*"\/stats\/prometheus"/.test(s.read(WEBHOOK) ?? '') },
