@@ -566,6 +566,9 @@ export function resolveInputs(given: RenderRequest | InjectorOptions, ctx: Resol
   return {
     config: inj?.config ?? parseInjectorConfig('', '<none>'),
     values,
+    // whole values (the injector ConfigMap's data.values, or --values) tell the release of the chart that
+    // wrote them; --values-file, --set and IstioOperator layers are edits
+    ...(valuesBase ? { releaseValues: valuesBase.value } : {}),
     mesh,
     ...(meshOrigin ? { meshOrigin } : {}),
     ...(revision !== undefined ? { revision } : {}),

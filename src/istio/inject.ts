@@ -223,6 +223,8 @@ export interface RenderInputs {
   warnings?: string[];
   /** The istiod revision the inputs belong to (a chart's `revision`), when the options do not say. */
   revision?: string;
+  /** The whole values (data.values or --values) before edits: release detection reads the chart's keys. */
+  releaseValues?: JsonObject;
 }
 
 export interface WorkloadResult {
@@ -403,7 +405,7 @@ export class Renderer {
     readonly inputs: RenderInputs,
     readonly opts: RenderOptions = {},
   ) {
-    this.version = opts.istioVersion ?? detectIstioVersion(inputs.config, undefined, inputs.values);
+    this.version = opts.istioVersion ?? detectIstioVersion(inputs.config, undefined, inputs.releaseValues);
     if (opts.mode === 'kube-inject') this.inputs = { ...inputs, config: kubeInjectConfig(inputs.config) };
   }
 

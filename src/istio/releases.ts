@@ -83,10 +83,10 @@ export const BEHAVIOURS = {
   'proxyConfig.default.remoteServices': { first: '1.5', last: '1.8', what: 'DefaultProxyConfig sets empty envoyMetricsService and envoyAccessLogService', source: MESH },
   'proxyConfig.default.concurrency2': { first: '1.6', last: '1.17', what: 'DefaultProxyConfig sets concurrency 2 (unset means from the CPU limit later)', source: MESH },
   'proxyConfig.default.zipkin': { first: '1.6', last: '1.21', what: 'DefaultProxyConfig traces to zipkin.istio-system:9411', source: MESH },
-  'proxyConfig.mergeProxyMetadata': { first: '1.11', what: 'proxy.istio.io/config\'s proxyMetadata is merged key by key over the mesh\'s (replaced whole before)', source: MESH },
   'proxyConfig.concurrencyWrapper': { first: '1.7', what: 'concurrency is a google.protobuf.Int32Value (.Concurrency.GetValue), a plain int32 before', source: MESH },
   'proxyConfig.default.terminationDrainDuration': { first: '1.7', what: 'DefaultProxyConfig sets terminationDrainDuration 5s', source: MESH },
   'proxyConfig.default.mutualTLS': { first: '1.7', what: 'DefaultProxyConfig sets controlPlaneAuthPolicy MUTUAL_TLS (NONE before)', source: MESH },
+  'proxyConfig.mergeProxyMetadata': { first: '1.11', what: 'proxy.istio.io/config\'s proxyMetadata is merged key by key over the mesh\'s (replaced whole before)', source: MESH },
   'proxyConfig.clusterNameOneof': { first: '1.13', what: 'serviceCluster and tracingServiceName are the ClusterName oneof (mesh.go sets ClusterName)', source: MESH },
 
   // ---- MeshConfig: DefaultMeshConfig and ApplyMeshConfig
@@ -109,17 +109,17 @@ export const BEHAVIOURS = {
 
   // ---- the injection around the templates
   'inject.statusVersion': { first: '1.5', last: '1.8', what: 'sidecar.istio.io/status starts with a version, the sha256 of the template as configured', source: INJECT },
-  'inject.specRevisionLabel': { first: '1.7', last: '1.8', what: 'the old injector labels the pod istio.io/rev with its revision', source: WEBHOOK },
-  'inject.specNetworkLabel': { first: '1.8', last: '1.8', what: 'the old injector labels the pod with the network of the proxy\'s ISTIO_META_NETWORK', source: WEBHOOK },
   'inject.specConcurrency': { first: '1.5', last: '1.8', what: 'the old injector adds --concurrency to istio-proxy from its CPU limit (else request) when the args set none above 0', source: 'pkg/kube/inject/concurrency.go' },
   'inject.podRedirectAnnot': { first: '1.5', last: '1.7', what: 'the SidecarInjectionSpec\'s podRedirectAnnot is added to the pod\'s annotations (1.8 still reads it and applies nothing)', source: INJECT },
   'inject.legacyFSGroup': { first: '1.5', last: '1.8', what: 'the injector gives the pod fsGroup 1337 (from 1.9 the templates carry it)', source: WEBHOOK },
   'inject.prometheusMerge': { first: '1.6', what: 'applyPrometheusMerge: prometheus.io annotations point at the agent, the app\'s go to ISTIO_PROMETHEUS_ANNOTATIONS', source: WEBHOOK },
   'inject.proxyConfigAnnotation': { first: '1.6.1', what: 'the pod\'s proxy.istio.io/config is merged over the mesh\'s defaultConfig', source: INJECT },
   'inject.holdFromValues': { first: '1.7', what: 'holdApplicationUntilProxyStarts is read from values (global.proxy)', source: INJECT },
+  'inject.specRevisionLabel': { first: '1.7', last: '1.8', what: 'the old injector labels the pod istio.io/rev with its revision', source: WEBHOOK },
   'inject.legacyFSGroupFlag': { first: '1.8', last: '1.8', what: 'ENABLE_LEGACY_FSGROUP_INJECTION decides the fsGroup (before, a mesh sdsUdsPath)', source: 'pilot/pkg/features/pilot.go' },
   'inject.holdFromProxyConfig': { first: '1.8', what: 'holdApplicationUntilProxyStarts is read from ProxyConfig (mesh, pod annotation), not only from values', source: INJECT },
   'inject.clusterInfo': { first: '1.8', what: 'the values\' cluster and network (the pod\'s network label first) replace the proxy\'s env; the network labels the pod', source: 'pkg/kube/inject/inject.go (overwriteClusterInfo)' },
+  'inject.specNetworkLabel': { first: '1.8', last: '1.8', what: 'the old injector labels the pod with the network of the proxy\'s ISTIO_META_NETWORK', source: WEBHOOK },
   'inject.overridesAnnotation': { first: '1.9', what: 'a user\'s own istio-proxy fields are recorded in proxy.istio.io/overrides', source: WEBHOOK },
   'inject.statusRevision': { first: '1.11', what: 'the sidecar.istio.io/status annotation ends with the injector\'s revision', source: INJECT },
   'inject.containerRestartPolicy': { first: '1.19', what: 'a template\'s container restartPolicy survives istiod\'s decoding (k8s.io/api 0.28)', source: 'go.mod (k8s.io/api)' },

@@ -29,7 +29,7 @@ export interface RenderOutcome {
  */
 export function describeAssumptions(renderer: Renderer, inputs?: ResolvedInputs): string {
   const opts = renderer.opts;
-  const detected = detectFromText(renderer.inputs.config.source, renderer.inputs.values);
+  const detected = detectFromText(renderer.inputs.config.source, renderer.inputs.releaseValues);
   const why = releaseWhy(opts.istioVersion, detected);
   const release = `Istio ${formatIstioVersion(renderer.version)} (${why})`;
   const kube = opts.kubeVersion ? `Kubernetes ${opts.kubeVersion}` : 'Kubernetes version not given (--kube-version)';

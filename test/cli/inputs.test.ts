@@ -324,7 +324,8 @@ describe('a key written twice: as the program that reads each input does', () =>
     expect(await images('--injector-configmap', CM, '--values-file', p('values.json'), '-f', ex('deployment.yaml'))).toContain('docker.io/istio/proxyv2:3.0');
     expect(await images('--injector-configmap', p('cm.yaml'), '-f', ex('deployment.yaml'))).toContain('last.io/istio/proxyv2:1.7.0');
     const proxyEnv = async (...args: string[]) => {
-      const r = await cli('render', '-q', '--merged', '--injector-configmap', CM, ...args);
+      // a release that merges proxy.istio.io/config's proxyMetadata over the mesh's (1.11+)
+      const r = await cli('render', '-q', '--merged', '--injector-configmap', CM, '--istio-version', '1.24', ...args);
       expect(r.stderr).toBe('');
       return (parse(r.stdout).spec.template.spec.containers as { name: string; env?: { name: string }[] }[]).find((c) => c.name === 'istio-proxy')!.env!.map((e) => e.name);
     };

@@ -12,9 +12,9 @@ import { buildTemplateData, templateDataType } from '../../src/istio/data.js';
 import { applyMeshConfig, defaultMeshConfig } from '../../src/istio/mesh.js';
 import { kubeApiMinor, postProcessPod, type PostProcessContext } from '../../src/istio/postprocess.js';
 import { protoToJSON } from '../../src/istio/proto.js';
-import { defaultProxyConfig, protoToJSONForTemplate, proxyModel } from '../../src/istio/proxyconfig.js';
+import { applyProxyConfig, defaultProxyConfig, protoToJSONForTemplate, proxyModel } from '../../src/istio/proxyconfig.js';
 import { BEHAVIOURS, has, KUBE_API, type Behaviour, type BehaviourEntry } from '../../src/istio/releases.js';
-import { KNOWN_RELEASES, parseIstioVersion, type IstioVersion } from '../../src/istio/version.js';
+import { detectIstioVersion, inRange, KNOWN_RELEASES, parseIstioVersion, type IstioVersion } from '../../src/istio/version.js';
 
 const at = parseIstioVersion;
 const names = Object.keys(BEHAVIOURS) as Behaviour[];
@@ -146,6 +146,9 @@ describe('the code asks the table', () => {
   const asked = new Map<string, string>();
   const askers = files.filter(({ text }) => /from '\.\/releases\.js'|from '\.\.\/istio\/releases\.js'/.test(text));
   for (const { file, text } of askers) for (const m of text.matchAll(/\bhas\(\s*[\w.]+,\s*'([^']+)'\s*\)/g)) asked.set(m[1]!, file);
+  // release detection asks the table through its marks: [pattern, 'name' or '!name', reason]
+  const marks = files.find(({ file }) => file === 'istio/version.ts')!.text;
+  for (const m of marks.matchAll(/^\s*\[\/.*\/\w*, '!?([\w.]+)', '/gm)) asked.set(m[1]!, 'istio/version.ts');
 
   it('by names the table has', () => {
     expect(asked.size).toBeGreaterThan(30);
@@ -233,6 +236,20 @@ const proxyEnv = (pod: JsonObject, name: string): JsonObject[] => ((containerOf(
 const probers = (pod: JsonObject): string => String(proxyEnv(pod, 'ISTIO_KUBE_APP_PROBERS')[0]?.value ?? '');
 const rewritten = (p: JsonObject | undefined, path: string): boolean => (p?.httpGet as JsonObject | undefined)?.path === path;
 
+/** A SidecarInjectionSpec template rendered and merged at the release: the pod's annotations, labels and proxy. */
+function oldSpec(v: IstioVersion): { annotations: JsonObject; labels: JsonObject; proxy: JsonObject } {
+  const template = file(
+    'containers:\n- name: istio-proxy\n  image: proxy\n  args: [proxy]\n  env: [{name: ISTIO_META_NETWORK, value: n1}]\n  resources: {limits: {cpu: 1500m}}\n' +
+      'podRedirectAnnot:\n  sidecar.istio.io/interceptionMode: REDIRECT\n',
+  );
+  const { pod } = render(v, { merged: true, output: 'json', template, revision: 'canary' });
+  const meta = pod!.metadata as JsonObject;
+  return { annotations: (meta.annotations as JsonObject | undefined) ?? {}, labels: (meta.labels as JsonObject | undefined) ?? {}, proxy: containerOf(pod!, 'istio-proxy') };
+}
+
+/** Whether release detection of the text gives a range that holds the release. */
+const detectedRange = (v: IstioVersion, text: string): boolean => inRange(v, detectIstioVersion(text)!.range);
+
 const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'data.pointerObjectMeta': (v) => fieldOf(v, 'Spec')!.type.kind === 'ptr' && fieldOf(v, 'ObjectMeta')!.type.kind === 'ptr',
   'data.pointerTypeMeta': (v) => fieldOf(v, 'TypeMeta')!.type.kind === 'ptr' && fieldOf(v, 'DeploymentMeta')!.type.kind === 'ptr',
@@ -264,6 +281,10 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
     renders(v, 'spec:\n  containers:\n  - name: istio-proxy\n    image: \'{{ appendMultusNetwork `[{"name": "a"}]` "ns/cni" }}\'\n')!.includes('"namespace": "ns"'),
 
   'proxyConfig.gogo': (v) => proxyModel(v).flavour === 'gogo',
+  'proxyConfig.mergeProxyMetadata': (v) => {
+    const base = applyProxyConfig(v, defaultProxyConfig(v), { proxyMetadata: { A: '1' } });
+    return protoToJSON(applyProxyConfig(v, base, { proxyMetadata: { B: '2' } })).includes('"A":"1"');
+  },
   'proxyConfig.concurrencyWrapper': (v) => typeof proxyModel(v).ProxyConfig.fields.find((f) => f.go === 'Concurrency')!.type !== 'string',
   'proxyConfig.clusterNameOneof': (v) => proxyModel(v).ProxyConfig.fields.find((f) => f.go === 'ServiceCluster')!.oneof === 'ClusterName',
   'proxyConfig.default.pilot': (v) => pcJSON(v).discoveryAddress === 'istio-pilot:15010',
@@ -291,6 +312,16 @@ const PROBES: Record<Behaviour, (v: IstioVersion) => boolean> = {
   'mesh.default.dnsRefreshRate60s': (v) => meshJSON(v).dnsRefreshRate === '60s',
   'mesh.default.inboundTrafficPolicy': (v) => meshJSON(v).inboundTrafficPolicy !== undefined,
 
+  // the old injector's SidecarInjectionSpec (a template output without spec or metadata)
+  'inject.statusVersion': (v) => /^\{"version":"[0-9a-f]{64}",/.test(String(oldSpec(v).annotations['sidecar.istio.io/status'] ?? '')),
+  'inject.specConcurrency': (v) => (oldSpec(v).proxy.args as string[] | undefined)?.join(' ') === 'proxy --concurrency 2',
+  'inject.podRedirectAnnot': (v) => oldSpec(v).annotations['sidecar.istio.io/interceptionMode'] === 'REDIRECT',
+  'inject.specRevisionLabel': (v) => oldSpec(v).labels['istio.io/rev'] === 'canary',
+  'inject.specNetworkLabel': (v) => oldSpec(v).labels['topology.istio.io/network'] === 'n1',
+  // read only by release detection: a template that has the mark reads as releases that have it
+  'config.templates': (v) => detectedRange(v, 'templates:\n  sidecar: x\n'),
+  'inject.holdFromValues': (v) => detectedRange(v, '{{ .Values.global.proxy.holdApplicationUntilProxyStarts }}'),
+  'native.envFlag': (v) => detectedRange(v, '{{ if .Values.env.ENABLE_NATIVE_SIDECARS }}x{{ end }}'),
   'inject.legacyFSGroup': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: 'unix:/sds' } }).spec as JsonObject).securityContext !== undefined,
   // with the mesh's sdsUdsPath emptied only ENABLE_LEGACY_FSGROUP_INJECTION (on by default) asks for it
   'inject.legacyFSGroupFlag': (v) => (post(v, mergedPod(), { mesh: { sdsUdsPath: '' } }).spec as JsonObject).securityContext !== undefined,

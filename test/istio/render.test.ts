@@ -29,7 +29,7 @@ describe('injector config', () => {
   });
 
   it('guesses the release from the fields the templates use', () => {
-    expect(formatIstioVersion(detectIstioVersion(cfg('templates:\n  sidecar: "{{ .NativeSidecars }}"\n')))).toBe('1.28');
+    expect(formatIstioVersion(detectIstioVersion(cfg('templates:\n  sidecar: "{{ .NativeSidecars }}"\n')))).toBe('1.27');
     expect(formatIstioVersion(detectIstioVersion(cfg('template: "{{ .ProxyConfig.HoldApplicationUntilProxyStarts.GetValue }}"\n')))).toBe('1.8');
   });
 });
