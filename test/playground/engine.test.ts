@@ -64,11 +64,11 @@ describe('the seed stories as starting points', () => {
 });
 
 describe('the page renders what the command line renders', () => {
-  // the cases of test/golden/seeds/matrix.yaml, as the page's panes hold them
+  // the cases of test/golden/seeds/matrix.yaml, as the page's panes hold them (with the release each names)
   const seeds = 'test/golden/seeds/';
   const cases: [string, Partial<ReturnType<typeof defaultState>>][] = [
-    ['hold-1.8-mesh-merged', { a: { ...emptySetup(), injector: read('templates/hold-1.8.tmpl'), values: read('values/defaults.json'), mesh: read('values/mesh-hold.yaml') } }],
-    ['native-sidecar-job-merged', { a: { ...emptySetup(), injector: read('templates/native-sidecar.tmpl'), values: read('values/defaults.json') }, workloads: read(`${seeds}workloads/job.yaml`), kubeVersion: '1.33' }],
+    ['hold-1.8-mesh-merged', { a: { ...emptySetup(), injector: read('templates/hold-1.8.tmpl'), values: read('values/defaults.json'), mesh: read('values/mesh-hold.yaml'), istioVersion: '1.8' } }],
+    ['native-sidecar-job-merged', { a: { ...emptySetup(), injector: read('templates/native-sidecar.tmpl'), values: read('values/defaults.json'), istioVersion: '1.28' }, workloads: read(`${seeds}workloads/job.yaml`), kubeVersion: '1.33' }],
   ];
   for (const [name, s] of cases) {
     it(name, () => {
@@ -83,7 +83,7 @@ describe('the page renders what the command line renders', () => {
     defaults.global.proxy.lifecycle = lifecycle.global.proxy.lifecycle;
     const full = runPlayground({
       ...defaultState(),
-      a: { ...emptySetup(), injector: read('templates/hold-1.7.tmpl'), values: JSON.stringify(defaults), set: 'global.proxy.holdApplicationUntilProxyStarts=true' },
+      a: { ...emptySetup(), injector: read('templates/hold-1.7.tmpl'), values: JSON.stringify(defaults), set: 'global.proxy.holdApplicationUntilProxyStarts=true', istioVersion: '1.7' },
       workloads: read(`${seeds}workloads/deployment.yaml`),
     });
     expect(full.merged).toBe(read(`${seeds}golden/hold-1.7-lifecycle-bug-merged.yaml`));

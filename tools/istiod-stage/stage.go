@@ -249,14 +249,15 @@ func defaultProxyConfig(r release) *ProxyConfig {
 func minorOf(r release) int { return r.minor }
 
 // mergeProxyConfig: mesh.MergeProxyConfig — the YAML's fields over base (jsonpb: each named field
-// replaced whole), and ProxyMetadata as the union of both.
+// replaced whole), and from 1.11 ProxyMetadata as the union of both (before, mesh.ApplyProxyConfig's
+// jsonpb replaced the map whole, as it reads any map).
 func mergeProxyConfig(r release, base *ProxyConfig, doc map[string]interface{}) (*ProxyConfig, error) {
 	pc := *base
 	reader := protoReader{minor: minorOf(r)}
 	if err := reader.apply(reflect.ValueOf(&pc).Elem(), doc, "proxyConfig"); err != nil {
 		return nil, err
 	}
-	if len(base.ProxyMetadata) > 0 {
+	if r.atLeast(11) && len(base.ProxyMetadata) > 0 {
 		u := map[string]string{}
 		for k, v := range base.ProxyMetadata {
 			u[k] = v
