@@ -388,6 +388,9 @@ if (want('e')) {
   console.error('bench: (e) CLI cold start');
   await cliCase('e0', '(e) for scale: node itself, empty program (median)', '', quick ? 5 : 15, join(here, 'lib', 'noop.js'), []);
   await cliCase('e1', '(e) CLI: one Deployment, cold start (median)', ex('deployment.yaml'), quick ? 5 : 15);
+  await cliCase('e1m', '(e) the same without the bundle: dist/ modules loaded one by one (median)', ex('deployment.yaml'), quick ? 5 : 15, join(here, 'lib', 'modules-cli.js'));
+  await cliCase('e3', '(e) CLI: --help, cold start (median)', '', quick ? 5 : 15, bin, ['--help']);
+  await cliCase('e4', '(e) CLI: version, cold start (median)', '', quick ? 5 : 15, bin, ['version']);
   const list = join(scratch, 'list-1000.yaml');
   writeFileSync(list, workloadList(1000));
   await cliCase('e2', '(e) CLI: List of 1,000 Deployments (median)', list, quick ? 2 : 5);

@@ -429,12 +429,12 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
     if (mode === 'webhook') deploy.namespace = namespace;
   }
 
-  const where = w ? w.where : '<pod>';
+  const where = (): string => (w ? w.where : '<pod>');
   let pod: JsonStruct;
   try {
     pod = decodeGo(Pod, { apiVersion: 'v1', kind: 'Pod', ...podJSON }) as JsonStruct;
   } catch (e) {
-    if (e instanceof GoJsonError) throw new InputError(`${where}: ${label(opts)}: ${e.message}`);
+    if (e instanceof GoJsonError) throw new InputError(`${where()}: ${label(opts)}: ${e.message}`);
     throw e;
   }
 
@@ -444,11 +444,18 @@ export function buildTemplateData(input: TemplateDataInput): TemplateData {
   const pca = annotations[PROXY_CONFIG_ANNOTATION];
   if (pca !== undefined && has(v, 'inject.proxyConfigAnnotation')) {
     // istiod: protomarshal.ApplyYAML, through sigs.k8s.io/yaml.YAMLToJSON (a key written twice keeps the last)
-    const pcDoc = loadYamlDocuments(pca, `${where}: annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml', duplicateKeys: 'last' })[0];
+    let pcDoc;
+    try {
+      pcDoc = loadYamlDocuments(pca, `annotation ${PROXY_CONFIG_ANNOTATION}`, { format: 'yaml', duplicateKeys: 'last' })[0];
+    } catch (e) {
+      // the workload's place, found only now: finding it can mean reading its file again
+      if (e instanceof InputError) throw new (e.constructor as typeof InputError)(e.reason, `${where()}: annotation ${PROXY_CONFIG_ANNOTATION}`, e.line, e.col);
+      throw e;
+    }
     try {
       proxyConfig = applyProxyConfig(v, proxyConfig, pcDoc?.value ?? {}, {});
     } catch (e) {
-      if (e instanceof ProtoParseError) throw new InputError(`${where}: ${label(opts)}: could not parse proxy config: ${e.message}`);
+      if (e instanceof ProtoParseError) throw new InputError(`${where()}: ${label(opts)}: could not parse proxy config: ${e.message}`);
       throw e;
     }
   }

@@ -67,7 +67,6 @@ export interface WorkloadOptions {
 
 /** One object → its workload, or undefined when it is not a workload (and not an error). */
 export function workloadFromObject(obj: unknown, doc: LoadedDocument, at: (string | number)[] = [], index = 0, opts: WorkloadOptions = {}): Workload | undefined {
-  const where = doc.where(at, { key: true });
   if (!isObj(obj)) throw doc.errorAt(at, `expected a Kubernetes object, got ${Array.isArray(obj) ? 'a list' : typeof obj}`, { key: true });
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -103,7 +102,25 @@ export function workloadFromObject(obj: unknown, doc: LoadedDocument, at: (strin
   }
   const pod: Record<string, unknown> = { metadata: isObj(tmpl.metadata) ? tmpl.metadata : {}, spec: isObj(tmpl.spec) ? tmpl.spec : {} };
   checkPodSpec(pod.spec as Record<string, unknown>, doc, at, [...templatePath, 'spec'], `${kind} ${namespace ? `${namespace}/` : ''}${name || '<unnamed>'}`);
-  return { kind, apiVersion, name, namespace, ownerMeta: meta, pod, where, doc: doc.sub(at), templatePath, index };
+  // where it is, looked up when a message needs it: finding a position can mean reading the file again
+  let where: string | undefined;
+  return {
+    kind,
+    apiVersion,
+    name,
+    namespace,
+    ownerMeta: meta,
+    pod,
+    get where(): string {
+      return (where ??= doc.where(at, { key: true }));
+    },
+    set where(v: string) {
+      where = v;
+    },
+    doc: doc.sub(at),
+    templatePath,
+    index,
+  };
 }
 
 /** JSON's name for what a value is, as encoding/json words its "cannot unmarshal X" errors. */
