@@ -47,7 +47,6 @@ const result = await build({
   write: false,
   logLevel: 'error',
   legalComments: 'none',
-  ...(process.env.BUNDLE_MINIFY ? { minify: true, keepNames: true } : {}),
   banner: { js: "const __sidecarRenderUrl = (p) => require('node:url').pathToFileURL(require('node:path').join(__dirname, p)).href;" },
   plugins: [metaUrl],
 });
