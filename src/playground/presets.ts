@@ -44,7 +44,8 @@ export function presets(read: ReadFile): Preset[] {
   const hold18 = read('templates/hold-1.8.tmpl');
   const lifecycle15 = read('templates/lifecycle-1.5.tmpl');
   const deployment = read('examples/deployment.yaml');
-  // the values name Istio 1.7's proxy image; the audit reads the release of a pod from its image
+  // each story names the release it tells of (the release field), and the values its proxy image: the
+  // audit reads the release of a pod from its image
   const tag = (t: string) => `global.tag=${t}\n`;
   return [
     {
@@ -53,8 +54,8 @@ export function presets(read: ReadFile): Preset[] {
       story:
         "holdApplicationUntilProxyStarts is on, but the values' own proxy lifecycle wins the template's if/else-if: the proxy moves first without its `pilot-agent wait` (setup B: the fix, a lifecycle that brings the wait).",
       state: state({
-        a: setup({ injector: hold17, values: values(read, 'values/defaults.json', 'values/lifecycle-drain.json'), set: 'global.proxy.holdApplicationUntilProxyStarts=true\n' }),
-        b: setup({ injector: hold17, values: values(read, 'values/defaults.json', 'values/lifecycle-with-wait.json') }),
+        a: setup({ istioVersion: '1.7', injector: hold17, values: values(read, 'values/defaults.json', 'values/lifecycle-drain.json'), set: 'global.proxy.holdApplicationUntilProxyStarts=true\n' }),
+        b: setup({ istioVersion: '1.7', injector: hold17, values: values(read, 'values/defaults.json', 'values/lifecycle-with-wait.json') }),
         workloads: deployment,
         tab: 'findings',
       }),
@@ -65,8 +66,8 @@ export function presets(read: ReadFile): Preset[] {
       story:
         'The preStop loop waits until nothing but envoy listens, but pilot-agent listens too: every pod waits its whole terminationGracePeriodSeconds (setup B: the loop that leaves pilot-agent out too).',
       state: state({
-        a: setup({ injector: lifecycle15, values: values(read, 'values/defaults.json', 'values/lifecycle-drain-envoy-only.json') }),
-        b: setup({ injector: lifecycle15, values: values(read, 'values/defaults.json', 'values/lifecycle-drain.json') }),
+        a: setup({ istioVersion: '1.5', injector: lifecycle15, values: values(read, 'values/defaults.json', 'values/lifecycle-drain-envoy-only.json') }),
+        b: setup({ istioVersion: '1.5', injector: lifecycle15, values: values(read, 'values/defaults.json', 'values/lifecycle-drain.json') }),
         workloads: deployment,
         tab: 'timeline',
       }),
@@ -77,8 +78,8 @@ export function presets(read: ReadFile): Preset[] {
       story:
         "Setup A holds every application through the mesh config's defaultConfig; setup B holds none mesh-wide, and only the pod whose proxy.istio.io/config annotation asks keeps its proxy first.",
       state: state({
-        a: setup({ injector: hold18, values: values(read, 'values/defaults.json'), set: tag('1.8.0'), mesh: read('values/mesh-hold.yaml') }),
-        b: setup({ injector: hold18, values: values(read, 'values/defaults.json'), set: tag('1.8.0'), mesh: read('values/mesh-default.yaml') }),
+        a: setup({ istioVersion: '1.8', injector: hold18, values: values(read, 'values/defaults.json'), set: tag('1.8.0'), mesh: read('values/mesh-hold.yaml') }),
+        b: setup({ istioVersion: '1.8', injector: hold18, values: values(read, 'values/defaults.json'), set: tag('1.8.0'), mesh: read('values/mesh-default.yaml') }),
         workloads: `${deployment.trimEnd()}\n---\n${read('examples/nginx-hold-annotation.yaml')}`,
         tab: 'diff',
       }),
@@ -88,7 +89,7 @@ export function presets(read: ReadFile): Preset[] {
       title: 'Kubernetes 1.33: native sidecars let a Job complete',
       story: 'With native sidecars on (Istio 1.27+ on Kubernetes 1.33+), the proxy is an init container with restartPolicy: Always, so the Job completes when busybox exits.',
       state: state({
-        a: setup({ injector: read('templates/native-sidecar.tmpl'), values: values(read, 'values/defaults.json'), set: tag('1.28.0') }),
+        a: setup({ istioVersion: '1.28', injector: read('templates/native-sidecar.tmpl'), values: values(read, 'values/defaults.json'), set: tag('1.28.0') }),
         workloads: read('examples/job.yaml'),
         kubeVersion: '1.33',
         tab: 'timeline',
@@ -99,8 +100,8 @@ export function presets(read: ReadFile): Preset[] {
       title: 'Istio 1.7: hold puts the proxy first with a postStart wait',
       story: 'holdApplicationUntilProxyStarts moves istio-proxy to the front and blocks its postStart on `pilot-agent wait`, so the application starts after the proxy is ready (setup B: without the hold).',
       state: state({
-        a: setup({ injector: hold17, values: values(read, 'values/defaults.json', 'values/hold-on.json') }),
-        b: setup({ injector: hold17, values: values(read, 'values/defaults.json') }),
+        a: setup({ istioVersion: '1.7', injector: hold17, values: values(read, 'values/defaults.json', 'values/hold-on.json') }),
+        b: setup({ istioVersion: '1.7', injector: hold17, values: values(read, 'values/defaults.json') }),
         workloads: deployment,
         tab: 'merged',
       }),
