@@ -1,5 +1,6 @@
-// Sprig's semver and semverCompare: Masterminds/semver v3 versions and constraints. The version
-// and constraint grammars are RE2 patterns, matched with re2js as Go's regexp matches them.
+// Sprig's semver and semverCompare: Masterminds/semver v3 versions and constraints. The constraint
+// grammar is RE2 patterns, matched with re2js as Go's regexp matches them; the version grammar, whose
+// groups are unambiguous, with a JavaScript regular expression (VERSION_RE).
 //
 // Mirrors: github.com/Masterminds/sprig/v3 semver.go; github.com/Masterminds/semver/v3 {version,constraints}.go
 // Proven by: test/vectors/sprig/semver.jsonl
@@ -13,16 +14,29 @@ const SEMVER_RE = 'v?([0-9]+)(\\.[0-9]+)?(\\.[0-9]+)?' + '(-([0-9A-Za-z\\-]+(\\.
 const CV_RE = 'v?([0-9|x|X|\\*]+)(\\.[0-9|x|X|\\*]+)?(\\.[0-9|x|X|\\*]+)?' + '(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?' + '(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
 const OPS = '=||!=|>|<|>=|=>|<=|=<|~|~>|\\^';
 
-let res: { version: RE2JS; constraint: RE2JS; range: RE2JS; find: RE2JS; valid: RE2JS } | undefined;
+let res: { constraint: RE2JS; range: RE2JS; find: RE2JS; valid: RE2JS } | undefined;
 function regexes(): NonNullable<typeof res> {
   res ??= {
-    version: re2().compile('^' + SEMVER_RE + '$'),
     constraint: re2().compile(`^\\s*(${OPS})\\s*(${CV_RE})\\s*$`),
     range: re2().compile(`\\s*(${CV_RE})\\s+-\\s+(${CV_RE})\\s*`),
     find: re2().compile(`(${OPS})\\s*(${CV_RE})`),
     valid: re2().compile(`^(\\s*(${OPS})\\s*(${CV_RE})\\s*)((?:\\s+|,\\s*)(${OPS})\\s*(${CV_RE})\\s*)*$`),
   };
   return res;
+}
+
+/**
+ * The version grammar, anchored, as a JavaScript regular expression: every chart's render parses the
+ * Kubernetes version with it, and compiling it with re2js first cost a cold process tens of
+ * milliseconds. Its groups are unambiguous (a segment cannot hold the `.`, `-` or `+` that ends it), so
+ * a backtracking matcher takes linear time and sets the groups RE2 sets (test/vectors/sprig/semver.jsonl).
+ */
+const VERSION_RE = new RegExp('^' + SEMVER_RE + '$');
+
+/** VERSION_RE's submatches as FindStringSubmatch gives them ("" when unset), or undefined. */
+function versionMatch(v: string): string[] | undefined {
+  const m = VERSION_RE.exec(v);
+  return m ? Array.from(m, (g) => g ?? '') : undefined;
 }
 
 /** FindStringSubmatch: groups as strings ("" when unset), or undefined. */
@@ -113,9 +127,8 @@ function parseSegment(s: string): bigint | string {
 
 /** semver.NewVersion: the version or Go's error text. */
 export function newVersion(v: string): Version | string {
-  const m = submatch(regexes().version, v);
-  if (!m) return 'Invalid Semantic Version';
-  const g = m.groups;
+  const g = versionMatch(v);
+  if (!g) return 'Invalid Semantic Version';
   const major = parseSegment(g[1]!);
   if (typeof major === 'string') return major;
   const minor = g[2] ? parseSegment(g[2].slice(1)) : 0n;

@@ -12,7 +12,8 @@
 //            test/vectors/regress/yaml-errors.jsonl
 
 import type { Document, Node as YamlNode } from 'yaml';
-import { GO_YAML_MAX_DEPTH, YamlTooDeep, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
+import { GO_YAML_MAX_DEPTH, YamlTooDeep, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded } from './yamllib.js';
+import { fastParse } from './fastload.js';
 import { GoNil, SLICE_IFACE, compareKeys as compareStrings, newMap, withType, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { goJsonUnmarshalInto, kindName } from '../go/encoding/json/json.js';
 import { GoYamlError } from './emit.js';
@@ -710,6 +711,8 @@ export function decodeYamlNode(root: YamlNode | null, text: string, limits?: Dec
 /** sigs.k8s.io/yaml.YAMLToJSON's value half: the decoded document as encoding/json leaves it
  *  (numbers float64, maps null-prototype). Throws GoYamlError with sigs.k8s.io/yaml's wording. */
 export function yamlToGo(text: string): GoValue {
+  const fast = fastYamlToGo(text);
+  if (fast !== undefined) return fast;
   try {
     return toJsonable(yamlV2Decode(text));
   } catch (e) {
@@ -738,6 +741,24 @@ function unmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue;
     return { value: empty, error: `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${got} into Go value of type ${tname}` };
   }
   return { value: v };
+}
+
+/**
+ * yamlToGo by the fast reader of plain block YAML (fastload.ts, which yields what sigs.k8s.io/yaml
+ * yields for the YAML it reads): one document without tabs, carriage returns, a byte order mark,
+ * control characters or unpaired surrogates, nested less deeply than a limit could matter. Undefined
+ * for anything else, which the full reader answers, with its errors.
+ */
+function fastYamlToGo(text: string): GoValue | undefined {
+  if (/[\t\r\ufeff\ud800-\udfff]/.test(text) || V2_CONTROL.test(text)) return undefined;
+  if (fastReaderDepthBound(text) >= 1000) return undefined;
+  let docs;
+  try {
+    docs = fastParse(text, undefined, { multiLineFlow: true });
+  } catch {
+    return undefined;
+  }
+  return docs.length === 1 ? (docs[0]!.value as GoValue) : undefined;
 }
 
 /** Helm's fromYaml: the document as a map; on failure the map holds the error text under "Error". */
