@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { DEFAULT_KUBE_VERSION, HELM_VERSION, renderChart, type OutputFile } from '../helm/index.js';
 import { iopValues } from '../istio/iop.js';
 import { readInputText } from '../inputs/files.js';
+import { stdinTextSync } from './stdin.js';
 import { Template } from '../go/text/template/template.js';
 import { sprigFuncs } from '../sprig/index.js';
 import { InputError } from '../yaml/load.js';
@@ -160,6 +161,8 @@ export function chartCommand(program: Command): void {
     if (flags.validate) throw new InputError('--validate checks the manifests against a Kubernetes cluster, which chart does not reach: Kubernetes cluster unreachable');
     const r = renderChart(chart, {
       values: flags.values,
+      // -f - is standard input, as Helm reads it
+      ...(flags.values.includes('-') ? { stdin: stdinTextSync() } : {}),
       ...(flags.iop ? { baseValues: iopValues(readInputText(flags.iop), flags.iop) } : {}),
       set: flags.set,
       setString: flags.setString,

@@ -78,7 +78,10 @@ function isPartial(name: string): boolean {
 /** Where a template error points: the chart file, the template's line and column. */
 function templateError(e: unknown, files: Map<string, Renderable>, fallback: string): InputError {
   if (e instanceof ParseError || e instanceof ExecError) {
-    const r = files.get(e.templateName);
+    // the file is that of the template the error is in: a {{ template }} call runs the define's own
+    // nodes, whose place Go's message names first (an include's error is named where it is called)
+    const at = /^template: (\S*?):\d+(?::\d+)?: /.exec(e.message);
+    const r = (at && files.get(at[1]!)) || files.get(e.templateName);
     const file = r ? r.file : fallback;
     // Go's message starts "template: NAME:LINE:COL: "; the file position replaces it
     let msg = e.message.replace(/^template: [^\s]*?:\d+(:\d+)?: /, '');

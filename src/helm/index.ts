@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import type { GoMap, GoValue } from '../go/reflect/value.js';
 import { newMap } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
+import { InputTooLarge, readReason, readTextLimited } from '../guard/fs.js';
 import { chartFullPath, cloneChart, isLibrary, loadChart, type Chart } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
@@ -42,6 +43,8 @@ export interface ChartRenderOptions extends EngineOptions, CapabilitiesOptions, 
   values?: string[] | GoMap;
   /** @deprecated `values` (the files of -f) */
   valuesFiles?: string[];
+  /** The text a values file named `-` stands for: standard input, which the caller reads (Helm reads it there). */
+  stdin?: string;
   /** --set a.b=c (typed values); Helm applies the kinds in the order --set-json, --set, --set-string,
    *  --set-file, --set-literal, each parsed into the values of the files. */
   set?: string[];
@@ -87,12 +90,15 @@ export interface ChartRender {
   chart: Chart;
 }
 
+/** A values file's text, read no further than the input limit (a device or an endless pipe ends). */
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextLimited(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(`cannot read values file: ${e.message}`, file);
+    // Helm's words for a file that is not there; the others in ours
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read values file: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`, file);
+    throw new InputError(`cannot read values file: ${code === 'ENOENT' ? 'no such file or directory' : readReason(e)}`, file);
   }
 }
 
@@ -101,7 +107,7 @@ function readText(file: string): string {
 export function userValues(opts: ChartRenderOptions): GoMap {
   let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
   const files = [...(opts.valuesFiles ?? []), ...(Array.isArray(opts.values) ? opts.values : [])];
-  for (const f of files) v = mergeMaps(v, readValuesText(readText(f), f));
+  for (const f of files) v = mergeMaps(v, readValuesText(f === '-' && opts.stdin !== undefined ? opts.stdin : readText(f), f));
   if (opts.values && !Array.isArray(opts.values)) v = mergeMaps(v, opts.values);
   // the texts are parsed into the map itself: nothing of the caller's may be changed
   v = copyData(v) as GoMap;

@@ -9,7 +9,7 @@
 // Proven by: test/helm/chart.test.ts
 
 import { isMap, type GoMap, type GoValue } from '../go/reflect/value.js';
-import { yamlToGo } from '../yaml/decode.js';
+import { yamlToGoTargeted } from '../yaml/decode.js';
 import { fastParse } from '../yaml/fastload.js';
 import { GoYamlError } from '../yaml/emit.js';
 import { InputError } from '../yaml/load.js';
@@ -122,13 +122,19 @@ function fastHead(doc: string): SimpleHead | undefined {
   return head;
 }
 
+/** Where SimpleHead has a string: apiVersion, kind, metadata.name and each metadata.annotations value. */
+function headString(path: readonly string[]): boolean {
+  if (path.length === 1) return path[0] === 'apiVersion' || path[0] === 'kind';
+  return path[0] === 'metadata' && ((path.length === 2 && path[1] === 'name') || (path.length === 3 && path[1] === 'annotations'));
+}
+
 /** yaml.Unmarshal into releaseutil.SimpleHead (apiVersion, kind, metadata.name, metadata.annotations). */
 function simpleHead(doc: string, file: string): SimpleHead {
   const fast = fastHead(doc);
   if (fast) return fast;
   let v: GoValue;
   try {
-    v = yamlToGo(doc);
+    v = yamlToGoTargeted(doc, headString);
   } catch (e) {
     if (e instanceof GoYamlError) throw new InputError(`YAML parse error on ${file}: ${e.message}`);
     throw e;

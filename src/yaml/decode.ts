@@ -761,6 +761,36 @@ function fastYamlToGo(text: string): GoValue | undefined {
   return docs.length === 1 ? (docs[0]!.value as GoValue) : undefined;
 }
 
+/**
+ * sigs.k8s.io/yaml's Unmarshal into a typed target: where the target has a string, a number or a boolean
+ * the YAML holds becomes its text (convertToJSONableObject with a string jsonTarget: FormatInt,
+ * FormatFloat 'g' at 32 bits with .inf/-.inf/.nan, FormatBool); everything else as yamlToGo gives it.
+ * `stringAt(path)` says where the target has a string (a key that is not a string is '*').
+ */
+export function yamlToGoTargeted(text: string, stringAt: (path: readonly string[]) => boolean): GoValue {
+  const conv = (v: V2Value, path: string[]): V2Value => {
+    if (v instanceof V2Map) {
+      const m = new V2Map();
+      for (const [k, x] of v.entries.values()) m.set(k, conv(x, [...path, typeof k === 'string' ? k : '*']));
+      return m;
+    }
+    if (v === null || Array.isArray(v) || !stringAt(path)) return v;
+    if (typeof v === 'boolean') return String(v);
+    if (typeof v === 'number') {
+      const s = formatFloat(Math.fround(v), 'g', 32);
+      return s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
+    }
+    if (typeof v === 'object') return v.int.toString();
+    return v;
+  };
+  try {
+    return toJsonable(conv(yamlV2Decode(text), []));
+  } catch (e) {
+    if (e instanceof GoYamlError || e instanceof Fail) throw new GoYamlError('error converting YAML to JSON: ' + e.message);
+    throw e;
+  }
+}
+
 /** Helm's fromYaml: the document as a map; on failure the map holds the error text under "Error". */
 export function helmFromYaml(text: string): GoMap {
   const { value, error } = unmarshalInto(text, 'map');

@@ -951,6 +951,19 @@ function v2Words(message: string, text: string, lc: LineCounter, offset: number)
     const plain = before !== '' && !/[:|>[{,]$/.test(before) && !/(^|\s)-$/.test(before) && !/[|>][-+0-9]*$/.test(before);
     return plain ? 'found a tab character that violates indentation' : 'found character that cannot start any token';
   }
+  if (/^All mapping items must start at the same column/.test(message)) {
+    // a key at the column of a block sequence's dashes, after its entries: yaml.v2 wanted another entry
+    const line = lc.linePos(offset).line;
+    const lines = text.split('\n', line);
+    const indent = (l: string): number => l.length - l.trimStart().length;
+    const at = indent(lines[line - 1] ?? '');
+    for (let k = line - 2; k >= 0; k--) {
+      const l = lines[k]!;
+      if (/^\s*(#.*)?$/.test(l)) continue;
+      if (indent(l) < at) break;
+      if (indent(l) === at) return /^\s*-(\s|$)/.test(l) ? "did not find expected '-' indicator" : undefined;
+    }
+  }
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 // refused after at most the limit is read (they used to be read whole first: 16 GB of /dev/zero, then
 // an abort).
 
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +19,7 @@ const LIMIT = /input is (\d+ bytes, )?more than the limit of 67108864( bytes)?$/
 let dir: string;
 let sparse: string;
 let tmpl: string;
+let chart: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sidecar-render-size-'));
   sparse = join(dir, 'sparse.yaml');
@@ -27,6 +28,10 @@ beforeAll(() => {
   closeSync(fd);
   tmpl = join(dir, 't.tmpl');
   writeFileSync(tmpl, '{{ . }}');
+  chart = join(dir, 'chart');
+  mkdirSync(join(chart, 'templates'), { recursive: true });
+  writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: c\nversion: 0.1.0\n');
+  writeFileSync(join(chart, 'templates', 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: {{ .Values.a | quote }}\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -83,6 +88,8 @@ describe('every command refuses an endless or huge input with one line, quickly'
     ['render --injector-configmap', () => ['render', '--injector-configmap', sparse, '-f', DEPLOY]],
     ['audit -f', () => ['audit', '-f', '/dev/zero']],
     ['golden check', () => ['golden', 'check', '/dev/zero']],
+    ['chart -f', () => ['chart', chart, '-f', '/dev/zero']],
+    ['chart -f sparse', () => ['chart', chart, '-f', sparse]],
   ];
   it.each(cases)('%s', (_what, args) => {
     const r = runBin(args(), { timeoutMs: 30_000 });
@@ -93,10 +100,21 @@ describe('every command refuses an endless or huge input with one line, quickly'
     ['audit -f -', ['audit', '-f', '-']],
     ['render -f -', ['render', '--injector-configmap', CM, '-f', '-']],
     ['template --batch', ['template', '--batch']],
+    ['chart -f -', ['chart', 'CHART', '-f', '-']],
   ])('endless stdin: %s', (_what, args) => {
+    args = args.map((a) => (a === 'CHART' ? chart : a));
     const r = spawnSync('/bin/sh', ['-c', `cat /dev/zero | "${process.execPath}" "${BIN}" ${args.join(' ')}`], { encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr.slice(0, 300)).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/more than the limit of 67108864 bytes/);
+  });
+});
+
+describe('chart -f - reads the values from stdin, as Helm does', () => {
+  it('between the other files, in their order', () => {
+    const f = join(dir, 'first.yaml');
+    writeFileSync(f, 'a: first\n');
+    expect(runBin(['chart', chart, '-f', f, '-f', '-'], { input: 'a: from stdin\n' }).stdout).toContain('a: "from stdin"');
+    expect(runBin(['chart', chart, '-f', '-', '-f', f], { input: 'a: from stdin\n' }).stdout).toContain('a: "first"');
   });
 });

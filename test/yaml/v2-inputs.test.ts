@@ -61,7 +61,7 @@ describe('raw YAML inputs as yaml.v2 reads them', () => {
       if (a.error !== null) {
         expect(got.error, `Go: ${a.error}`).toBeDefined();
         // Go's own words where the reader has no other: escapes and directives
-        const words = /yaml: (?:line \d+: )?((?:found (?:unknown escape character|invalid Unicode character escape code|incompatible YAML document|duplicate %YAML directive|unexpected document indicator|an indentation indicator equal to 0|a tab character that violates indentation|character that cannot start any token))|did not find expected (?:hexdecimal number|comment or line break)|invalid (?:leading|trailing) UTF-8 octet|invalid Unicode character(?! escape)|control characters are not allowed)/.exec(a.error);
+        const words = /yaml: (?:line \d+: )?((?:found (?:unknown escape character|invalid Unicode character escape code|incompatible YAML document|duplicate %YAML directive|unexpected document indicator|an indentation indicator equal to 0|a tab character that violates indentation|character that cannot start any token))|did not find expected (?:hexdecimal number|comment or line break|'-' indicator)|invalid (?:leading|trailing) UTF-8 octet|invalid Unicode character(?! escape)|control characters are not allowed)/.exec(a.error);
         if (words) expect(got.error).toContain(words[1]);
         return;
       }
