@@ -213,20 +213,41 @@ function ignoresOf(w: Workload, notes: string[]): Map<string, string> {
       const p = w.object.locator.pos(path);
       return p && w.object.locator.file ? `${w.object.locator.file}:${p.line}:${p.col}` : w.id;
     };
+    // one warning of each kind per annotation, however many lines it has
+    const unknown = new Set<string>();
+    const reasonless: string[] = [];
     for (const entry of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
       const i = entry.indexOf(':');
       const ids = (i < 0 ? entry : entry.slice(0, i)).split(',').map((x) => x.trim()).filter(Boolean);
       const reason = i < 0 ? '' : entry.slice(i + 1).trim();
-      const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length) notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the rules are ${[...known].join(', ')}`);
+      for (const id of ids) if (!known.has(id)) unknown.add(id);
       if (!reason) {
-        notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} "${entry}" has no reason, so it silences nothing; write "RULE: why it does not apply"`);
+        reasonless.push(entry);
         continue;
       }
       for (const id of ids) if (known.has(id)) out.set(id, reason);
     }
+    if (unknown.size > 0) {
+      notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} names unknown rule${unknown.size > 1 ? 's' : ''} ${someOf([...unknown])}; the rules are ${[...known].join(', ')}`);
+    }
+    if (reasonless.length === 1) {
+      notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} "${clip(reasonless[0]!)}" has no reason, so it silences nothing; write "RULE: why it does not apply"`);
+    } else if (reasonless.length > 1) {
+      notes.push(`${where()}: warning: ${IGNORE_ANNOTATION} has ${reasonless.length} entries without a reason (the first "${clip(reasonless[0]!)}"), so they silence nothing; write "RULE: why it does not apply"`);
+    }
   }
   return out;
+}
+
+/** The first names of a list, and how many more there are. */
+function someOf(names: string[], n = 5): string {
+  const shown = names.slice(0, n).map(clip).join(', ');
+  return names.length > n ? `${shown} and ${names.length - n} more` : shown;
+}
+
+/** A text of the user's as a warning quotes it: at most 80 characters. */
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
 const NOWHERE: Locator = { file: '', pos: () => undefined };

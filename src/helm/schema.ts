@@ -137,7 +137,18 @@ export function schemaProblems(c: Chart, values: GoMap): string[] {
     throw new InputError(`invalid schema: ${(e as Error).message.split('\n')[0]}`, c.schema.file);
   }
   const plain = plainJson(values);
-  if (validate(plain)) return [];
+  let ok: boolean;
+  try {
+    ok = validate(plain) as boolean;
+  } catch (e) {
+    // a $ref back to itself ({"$ref": "#"}) recurses without end: a bigger stack would only take
+    // longer to fail (Helm's validator dies of a goroutine stack overflow), so the run is not repeated
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new InputError('the schema recurses without end (a $ref that leads back to itself without reading deeper into the values)', c.schema.file);
+    }
+    throw e;
+  }
+  if (ok) return [];
   return (validate.errors ?? []).map((e) => describe(e, plain));
 }
 

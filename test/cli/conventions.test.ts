@@ -177,4 +177,15 @@ ${annotations}spec:
     expect(u.rules).toContain('job-never-completes');
     expect(u.stderr).toMatch(/unknown\.yaml:7:5: warning: sidecar-render\.io\/ignore names unknown rule job-never-complete; the rules are /);
   });
+
+  it('an ignore of many lines gives one warning of each kind, not one per line', async () => {
+    const f = join(dir, 'many.yaml');
+    const lines = Array.from({ length: 2000 }, (_, i) => `rule-${i}`).join('\\n');
+    writeFileSync(f, job(`  annotations:\n    sidecar-render.io/ignore: "${lines}"\n`));
+    const r = await rules(f);
+    const warnings = r.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/names unknown rules rule-0, rule-1, rule-2, rule-3, rule-4 and 1995 more; the rules are /);
+    expect(warnings[1]).toBe(`${f}:7:5: warning: sidecar-render.io/ignore has 2000 entries without a reason (the first "rule-0"), so they silence nothing; write "RULE: why it does not apply"`);
+  });
 });

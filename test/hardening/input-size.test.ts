@@ -118,3 +118,17 @@ describe('chart -f - reads the values from stdin, as Helm does', () => {
     expect(runBin(['chart', chart, '-f', '-', '-f', f], { input: 'a: from stdin\n' }).stdout).toContain('a: "first"');
   });
 });
+
+describe('a values.schema.json that refers to itself', () => {
+  it('is one line naming the schema, at once, not a raw stack overflow', () => {
+    const c = join(dir, 'selfref');
+    mkdirSync(join(c, 'templates'), { recursive: true });
+    writeFileSync(join(c, 'Chart.yaml'), 'apiVersion: v2\nname: s\nversion: 0.1.0\n');
+    writeFileSync(join(c, 'values.yaml'), 'a: 1\n');
+    writeFileSync(join(c, 'values.schema.json'), '{"$ref": "#"}');
+    writeFileSync(join(c, 'templates', 'cm.yaml'), 'a: {{ .Values.a }}\n');
+    const r = runBin(['chart', c], { timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sidecar-render: ${join(c, 'values.schema.json')}: the schema recurses without end (a $ref that leads back to itself without reading deeper into the values)\n`);
+  });
+});
