@@ -633,23 +633,8 @@ export class Renderer {
    * that is the sha256 of the template as configured (istiod's sidecarTemplateVersionHash).
    */
   private applySpecStatus(pod: JsonObject, spec: JsonObject): void {
-    const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
-    const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = Object.create(null) as JsonObject);
-    const names = (field: string): string[] | null => {
-      const l = spec[field];
-      if (!Array.isArray(l) || l.length === 0) return null;
-      return l.map((c) => (isObject(c) ? String(c.name ?? '') : ''));
-    };
     const template = this.inputs.config.template ?? this.inputs.config.templates[SIDECAR_TEMPLATE] ?? '';
-    const json = (v: Json) => goJsonMarshal(jsonShaped(v) as unknown as GoValue);
-    const fields: [string, Json][] = [
-      ['version', createHash('sha256').update(template).digest('hex')],
-      ['initContainers', names('initContainers')],
-      ['containers', names('containers')],
-      ['volumes', names('volumes')],
-      ['imagePullSecrets', names('imagePullSecrets')],
-    ];
-    annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
+    setStatus(pod, spec, { version: createHash('sha256').update(template).digest('hex') });
   }
 
   /**
@@ -684,26 +669,37 @@ export class Renderer {
 
   /** istiod's applyMetadata: the sidecar.istio.io/status annotation, then the config's injectedAnnotations. */
   private applyMetadata(pod: JsonObject, templatePod: JsonObject): void {
-    const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
-    const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = Object.create(null) as JsonObject);
     const spec = isObject(templatePod.spec) ? templatePod.spec : {};
-    const names = (field: string): string[] | null => {
-      const l = spec[field];
-      if (!Array.isArray(l) || l.length === 0) return null;
-      return l.map((c) => (isObject(c) ? String(c.name ?? '') : ''));
-    };
-    // SidecarInjectionStatus marshals its fields in declaration order.
-    const json = (v: Json) => goJsonMarshal(jsonShaped(v) as unknown as GoValue);
-    const fields: [string, Json][] = [
-      ['initContainers', names('initContainers')],
-      ['containers', names('containers')],
-      ['volumes', names('volumes')],
-      ['imagePullSecrets', names('imagePullSecrets')],
-    ];
-    if (has(this.version, 'inject.statusRevision')) fields.push(['revision', (this.opts.revision ?? this.inputs.revision) || 'default']);
-    annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
+    const revision: Record<string, Json> = has(this.version, 'inject.statusRevision') ? { revision: (this.opts.revision ?? this.inputs.revision) || 'default' } : {};
+    const annos = setStatus(pod, spec, {}, revision);
     for (const [k, v] of Object.entries(this.inputs.config.injectedAnnotations)) annos[k] = v;
   }
+}
+
+/**
+ * The pod's sidecar.istio.io/status: SidecarInjectionStatus as json.Marshal writes it, its fields in
+ * declaration order (`before` them, the names of the injected spec's lists, `after` them); the pod's
+ * annotations are returned.
+ */
+function setStatus(pod: JsonObject, spec: JsonObject, before: Record<string, Json>, after: Record<string, Json> = {}): JsonObject {
+  const meta = isObject(pod.metadata) ? pod.metadata : (pod.metadata = Object.create(null) as JsonObject);
+  const annos = isObject(meta.annotations) ? meta.annotations : (meta.annotations = Object.create(null) as JsonObject);
+  const names = (field: string): string[] | null => {
+    const l = spec[field];
+    if (!Array.isArray(l) || l.length === 0) return null;
+    return l.map((c) => (isObject(c) ? String(c.name ?? '') : ''));
+  };
+  const json = (v: Json) => goJsonMarshal(jsonShaped(v) as unknown as GoValue);
+  const fields: [string, Json][] = [
+    ...Object.entries(before),
+    ['initContainers', names('initContainers')],
+    ['containers', names('containers')],
+    ['volumes', names('volumes')],
+    ['imagePullSecrets', names('imagePullSecrets')],
+    ...Object.entries(after),
+  ];
+  annos['sidecar.istio.io/status'] = `{${fields.map(([k, v]) => `${json(k)}:${json(v)}`).join(',')}}`;
+  return annos;
 }
 
 
