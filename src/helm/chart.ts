@@ -15,6 +15,7 @@ import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.
 import { readTgz, TarError, type TarEntry } from './tar.js';
 import { filepathMatch } from './match.js';
 import { kindName } from '../go/encoding/json/json.js';
+import { readReason, readTextLimited } from '../guard/fs.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
@@ -153,22 +154,60 @@ function ignored(rules: IgnoreRule[], rel: string, isDir: boolean): boolean {
   return out;
 }
 
+/**
+ * Where a chart's symbolic link leads, when that is inside the chart. Helm follows links wherever they
+ * go, with a warning; a chart is untrusted here, so a link out of its folder (to /proc/self/environ,
+ * say) or into a loop is refused, naming the link and its target.
+ */
+function insideLink(full: string, realRoot: string, walking: ReadonlySet<string>): string {
+  let target: string;
+  try {
+    target = fs.realpathSync(full);
+  } catch (e) {
+    throw new InputError(`cannot follow the link: ${readReason(e)}`, full);
+  }
+  if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
+    throw new InputError(`a link to ${target}, outside the chart: links that leave the chart are not followed`, full);
+  }
+  if (walking.has(target)) throw new InputError(`a link to ${target}, a folder that holds it: the chart would never end`, full);
+  return target;
+}
+
 function readDirectory(root: string): ChartFile[] {
+  const realRoot = fs.realpathSync(root);
   let rules: IgnoreRule[] = parseIgnore('');
   const ignoreFile = path.join(root, '.helmignore');
-  if (fs.existsSync(ignoreFile)) rules = parseIgnore(fs.readFileSync(ignoreFile, 'utf8'));
+  if (fs.existsSync(ignoreFile)) {
+    if (fs.lstatSync(ignoreFile).isSymbolicLink()) insideLink(ignoreFile, realRoot, new Set());
+    rules = parseIgnore(readTextLimited(ignoreFile, MAX_FILE_BYTES));
+  }
   const out: ChartFile[] = [];
+  // the real folders being walked, the chart's own first: a link back into one of them is a loop
+  const walking = new Set<string>([realRoot]);
   const walk = (dir: string, rel: string): void => {
     const names = fs.readdirSync(dir).sort();
     for (const name of names) {
       const full = path.join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
-      const st = fs.statSync(full);
+      const link = fs.lstatSync(full).isSymbolicLink();
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(full);
+      } catch (e) {
+        // a link to nothing or into a loop: nothing to read if the chart ignores it
+        if (link && (ignored(rules, r, true) || ignored(rules, r, false))) continue;
+        if (link) insideLink(full, realRoot, walking);
+        throw new InputError(`cannot read: ${readReason(e)}`, full);
+      }
       if (st.isDirectory()) {
         if (ignored(rules, r, true)) continue;
+        const real = link ? insideLink(full, realRoot, walking) : fs.realpathSync(full);
+        walking.add(real);
         walk(full, r);
+        walking.delete(real);
         continue;
       }
+      if (link && !ignored(rules, r, false)) insideLink(full, realRoot, walking);
       if (ignored(rules, r, false)) continue;
       if (!st.isFile()) throw new InputError('cannot load irregular file as it has file mode type bits set', full);
       if (st.size > MAX_FILE_BYTES) throw new InputError(`file is ${st.size} bytes, more than the limit of ${MAX_FILE_BYTES}`, full);

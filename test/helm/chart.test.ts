@@ -3,7 +3,7 @@
 // and one-line errors. The `shop` fixture is a chart with a directory subchart, a subchart that is
 // switched by a tag, a schema, files, CRDs, a hook and NOTES.txt.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -363,5 +363,60 @@ describe('bad charts: one line, with the file and position', () => {
     const tgz = join(tmp, 'evil.tgz');
     writeFileSync(tgz, packChart(shop, 'shop/../..'));
     expect(() => loadChart(tgz)).toThrow(/evil\.tgz: chart illegally/);
+  });
+});
+
+describe('symbolic links in a chart folder', () => {
+  const base = mkdtempSync(join(tmpdir(), 'sidecar-render-links-'));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const chartWith = (name: string, extra: (dir: string) => void, ignore?: string): string => {
+    const dir = join(base, name);
+    mkdirSync(join(dir, 'templates'), { recursive: true });
+    writeFileSync(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n`);
+    writeFileSync(join(dir, 'templates', 'cm.yaml'), 'a: {{ .Files.Get "f/x.txt" | quote }}\n');
+    if (ignore !== undefined) writeFileSync(join(dir, '.helmignore'), ignore);
+    extra(dir);
+    return dir;
+  };
+  const render = async (dir: string) => cli('chart', dir);
+
+  it('a link inside the chart is followed, as Helm follows it', async () => {
+    const dir = chartWith('inside', (d) => {
+      mkdirSync(join(d, 'real'));
+      writeFileSync(join(d, 'real', 'x.txt'), 'hello');
+      symlinkSync('real', join(d, 'f'));
+    });
+    const r = await render(dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('a: "hello"');
+  });
+
+  it('a link out of the chart is refused, naming the link and its target', async () => {
+    const dir = chartWith('environ', (d) => symlinkSync('/proc/self/environ', join(d, 'env')));
+    const r = await render(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^sidecar-render: ${join(dir, 'env').replace(/[.]/g, '\\.')}: a link to /proc/\\d+/environ, outside the chart: links that leave the chart are not followed\\n$`));
+  });
+
+  it('a link back into the chart is refused as a loop; ignored links, even looping ones, are not read', async () => {
+    const loop = chartWith('loop', (d) => symlinkSync('.', join(d, 'a')));
+    const r = await render(loop);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(loop, 'a')}: a link to ${loop}, a folder that holds it: the chart would never end`);
+    const ignored = chartWith('ignored', (d) => {
+      symlinkSync('.', join(d, 'a'));
+      symlinkSync('/', join(d, 'root'));
+      symlinkSync('self', join(d, 'self'));
+    }, 'a\nroot\nself\n');
+    const ok = await render(ignored);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+  });
+
+  it('a .helmignore that is a link out of the chart is refused before it is read', async () => {
+    const dir = chartWith('zero', (d) => symlinkSync('/dev/zero', join(d, '.helmignore')));
+    const r = await render(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('a link to /dev/zero, outside the chart');
   });
 });
