@@ -9,7 +9,7 @@
 //
 // Upstream: none (the injector and mesh ConfigMaps an istiod chart renders, as exported files)
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { readReason } from '../guard/fs.js';
 import { join } from 'node:path';
 import { renderChart, type ChartRenderOptions, type Manifest } from '../helm/index.js';
@@ -77,26 +77,54 @@ function configMaps(manifests: Manifest[], key: string, source: string): Found[]
 // (sizes and modification times) stay the same.
 const rendered = new Map<string, ChartConfigMaps>();
 
-function fingerprint(files: string[]): string {
+/** The most entries a fingerprint reads; a bigger tree is not cached (the chart loader bounds it anyway). */
+const FINGERPRINT_ENTRIES = 20_000;
+
+/**
+ * The sizes and modification times of the files, a folder's entries one by one. A symbolic link is
+ * recorded with what it points at, never walked into: a chart's links may loop or lead anywhere
+ * (`a -> .`, `root -> /`), and the chart loader decides about them. Undefined past FINGERPRINT_ENTRIES.
+ */
+function fingerprint(files: string[]): string | undefined {
   const out: string[] = [];
-  const walk = (p: string): void => {
+  const walk = (p: string, top: boolean): void => {
+    if (out.length > FINGERPRINT_ENTRIES) return;
     let st;
     try {
-      st = statSync(p);
+      st = top ? statSync(p) : lstatSync(p);
     } catch {
       out.push(`${p}:missing`);
       return;
     }
-    if (st.isDirectory()) for (const n of readdirSync(p).sort()) walk(join(p, n));
-    else out.push(`${p}:${st.size}:${st.mtimeMs}`);
+    if (st.isSymbolicLink()) {
+      let target = '';
+      try {
+        const t = statSync(p);
+        target = `${readlinkSync(p)}:${t.isDirectory() ? 'dir' : `${t.size}:${t.mtimeMs}`}`;
+      } catch {
+        target = 'dangling';
+      }
+      out.push(`${p} -> ${target}`);
+    } else if (st.isDirectory()) {
+      let names: string[];
+      try {
+        names = readdirSync(p).sort();
+      } catch {
+        out.push(`${p}:unreadable`);
+        return;
+      }
+      for (const n of names) walk(join(p, n), false);
+    } else out.push(`${p}:${st.size}:${st.mtimeMs}`);
   };
-  for (const f of files) walk(f);
-  return out.join('\n');
+  for (const f of files) walk(f, true);
+  return out.length > FINGERPRINT_ENTRIES ? undefined : out.join('\n');
 }
 
 /** Render the chart and pick out the injector and mesh ConfigMaps of its revision. */
 export function chartConfigMaps(src: ChartSource): ChartConfigMaps {
-  const key = JSON.stringify(src) + '\n' + fingerprint([src.chart, ...(src.values ?? []), ...(src.iop ? [src.iop] : [])]);
+  const print = fingerprint([src.chart, ...(src.values ?? []), ...(src.iop ? [src.iop] : [])]);
+  if (print === undefined) return renderConfigMaps(src);
+  const key = JSON.stringify(src) + '\n' + print;
   const hit = rendered.get(key);
   if (hit) return hit;
   const out = renderConfigMaps(src);

@@ -3,7 +3,7 @@
 // SIDECAR_RENDER_ISTIO_CONFIGMAPS, or ../shared beside the checkout), `render --chart` must give the
 // same pods as `render --injector-configmap` of the ConfigMaps Helm rendered.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,4 +116,18 @@ describe.skipIf(!charts || !configmaps)('render --chart of istiod = render --inj
       }
     });
   }
+});
+
+describe('--chart with links the chart ignores', () => {
+  it('renders: the cache key records links, never walks into them (a -> ., root -> /)', async () => {
+    const c = join(tmp, 'linked-istiod');
+    cpSync(miniIstiod(), c, { recursive: true });
+    symlinkSync('.', join(c, 'a'));
+    symlinkSync('/', join(c, 'root'));
+    appendFileSync(join(c, '.helmignore'), 'a\nroot\n');
+    const r = await cli('render', '-q', '--chart', c, '-f', workloads[0]!, '--merged');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('name: istio-proxy');
+  });
 });
