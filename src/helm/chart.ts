@@ -9,7 +9,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { InputError, loadYamlDocument, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
+import { decodeInput, InputError, loadYamlDocument, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
@@ -219,8 +219,11 @@ function readDirectory(root: string): ChartFile[] {
   return out;
 }
 
+/** Chart.yaml, values.yaml, requirements.yaml: bytes decoded as yaml.v2 decodes them (UTF-16 after its
+ *  byte order mark; invalid UTF-8 refused at its line and column, never read as U+FFFD). */
 function yamlDoc(f: ChartFile, location: string): LoadedDocument | undefined {
-  return firstYamlDocument(f.data.toString('utf8'), `${location}/${f.name}`);
+  const file = `${location}/${f.name}`;
+  return firstYamlDocument(decodeInput(f.data, file), file);
 }
 
 const METADATA_STRINGS = ['name', 'home', 'version', 'description', 'icon', 'apiVersion', 'condition', 'tags', 'appVersion', 'kubeVersion', 'type'];

@@ -11,12 +11,11 @@
 //
 // Upstream: none (the library's `helm template`: a chart and values in, Helm's text out)
 
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { GoMap, GoValue } from '../go/reflect/value.js';
 import { newMap } from '../go/reflect/value.js';
-import { InputError } from '../yaml/load.js';
-import { InputTooLarge, readReason, readTextLimited } from '../guard/fs.js';
+import { decodeInput, InputError } from '../yaml/load.js';
+import { InputTooLarge, readBytesLimited, readReason, readTextLimited } from '../guard/fs.js';
 import { chartFullPath, cloneChart, isLibrary, loadChart, type Chart } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
@@ -90,16 +89,19 @@ export interface ChartRender {
   chart: Chart;
 }
 
-/** A values file's text, read no further than the input limit (a device or an endless pipe ends). */
+/** A values file's text, read no further than the input limit (a device or an endless pipe ends), and
+ *  decoded as yaml.v2 decodes it: UTF-16 after its byte order mark, invalid UTF-8 refused. */
 function readText(file: string): string {
+  let bytes: Buffer;
   try {
-    return readTextLimited(file);
+    bytes = readBytesLimited(file);
   } catch (e) {
     if (e instanceof InputTooLarge) throw new InputError(`cannot read values file: ${e.message}`, file);
     // Helm's words for a file that is not there; the others in ours
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read values file: ${code === 'ENOENT' ? 'no such file or directory' : readReason(e)}`, file);
   }
+  return decodeInput(bytes, file);
 }
 
 /** The user's values: files, then data, then --set-json, --set, --set-string, --set-file, --set-literal
@@ -120,8 +122,9 @@ export function userValues(opts: ChartRenderOptions): GoMap {
   };
   const readFile = (p: string): string => {
     try {
-      return readFileSync(p, 'utf8');
+      return readTextLimited(p);
     } catch (e) {
+      if (e instanceof InputTooLarge) throw new SetValuesError(`read ${p}: ${e.message}`);
       const code = (e as NodeJS.ErrnoException).code;
       throw new SetValuesError(`open ${p}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`);
     }
