@@ -1,6 +1,7 @@
 // values.schema.json: each chart's coalesced values checked against its schema (ajv), failures worded
 // as Helm words them (gojsonschema's "- FIELD: DESCRIPTION" lines under the chart's name). Patterns
-// run on RE2 (re2js), in linear time, as Go's regexp runs them.
+// run on RE2 (re2js), in linear time, as Go's regexp runs them; formats are checked as gojsonschema
+// v1.2.0 checks them (schema-format.ts).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/jsonschema.go; github.com/xeipuuv/gojsonschema v1.2.0 schema.go (the regular expressions of a schema, the JSON depth)
 // Proven by: test/vectors/helm-template/schema.yaml, test/helm/chart.test.ts, test/helm/schema-hostile.test.ts
@@ -13,6 +14,7 @@ import { jsonTooDeep } from '../go/encoding/json/json.js';
 import { isStackOverflow } from '../guard/stack.js';
 import { re2 } from '../sprig/re2.js';
 import type { Chart } from './chart.js';
+import { formatKeyword } from './schema-format.js';
 
 /** Most subschemas (objects in schema positions) of one values.schema.json: ajv compiles code for
  *  each, about half a millisecond apiece (Helm reads 100,000 in a second). The largest schemas of
@@ -55,6 +57,8 @@ function compile(text: string, schema: Record<string, unknown>): ValidateFunctio
   if (!v) {
     const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
     const ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false, code: { regExp: goRegExp } });
+    ajv.removeKeyword('format');
+    ajv.addKeyword(formatKeyword());
     v = ajv.compile(schema);
     if (validators.size >= 64) validators.delete(validators.keys().next().value!);
     validators.set(text, v);

@@ -89,6 +89,111 @@ describe('patterns run on RE2, in linear time', () => {
   });
 });
 
+/** Values of each format that Helm 3.17.1 let pass (ok) and refused (bad). */
+const FORMATS: Record<string, { ok: unknown[]; bad: unknown[] }> = {
+  "date": {
+    ok: ["2024-02-29","0000-01-01",true],
+    bad: ["2023-02-29","2024-13-01","2024-1-01","2024-01-01T00:00:00Z","2024-04-31",""," 2024-01-01",5,1.5],
+  },
+  "time": {
+    ok: ["12:34:56","1:02:03","12:34:56Z","12:34:56+01:00","12:34:56.123","12:34:56,5Z","12:34:56+24:00"],
+    bad: ["24:00:00","23:59:60","12:34:56+25:00","12:34:56z","12:34","12:34:56 ","12:34:56+0100"],
+  },
+  "date-time": {
+    ok: ["2024-01-01T12:00:00Z","2024-01-01T1:00:00Z","2024-01-01T12:00:00.123456789123+02:00","2024-01-01","12:00:00","12:00:00-07:00"],
+    bad: ["2024-01-01T12:00:00","2024-01-01t12:00:00Z","2024-01-01 12:00:00Z","2024-02-30T00:00:00Z","x"],
+  },
+  "email": {
+    ok: ["a@b","a@b.c","A Name <a@b.c>","\"q q\"@b.c","a@b (comment)","a@[1.2.3.4]","g: a@b;","<a@b>","=?utf-8?q?x?= <a@b>","José <j@e.es>",true,"a@[::1]","a@[1.2.3.4] (c)","<a@[1.2.3.4]>"],
+    bad: ["@b","a@","a","a..b@c","a.@c",".a@c","g: a@b, c@d;","g: ;","a@b, c@d","\"\"@b","a@b.c.","=?koi8-r?q?x?= <a@b>","a@b (=?koi8-r?q?x?=)","a b@c","a@b (unclosed",5,1.5,"a@[x]","a@[1.2.3]","a@[IPv6:::1]","a@[ 1.2.3.4 ]","a@[1.2.3.4","a@[1.2.3.4].com","a@[]","a@[a b]","a@[a\\]]","a@[é]","a@[001.2.3.4]","a@[256.1.1.1]","a@[[x]"],
+  },
+  "hostname": {
+    ok: ["example.com","a","xn--d1acj3b","aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com","1.2.3.4"],
+    bad: ["-a.com","a-.com","a..b","a.b.","a_b.com","","aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com"],
+  },
+  "ipv4": {
+    ok: ["1.2.3.4","255.255.255.255","::ffff:1.2.3.4","0.0.0.0",true],
+    bad: ["256.1.1.1","01.2.3.4","1.2.3","1.2.3.4.5","1.2.3.4%eth0"," 1.2.3.4","::1",5,1.5],
+  },
+  "ipv6": {
+    ok: ["::1","::","1::","2001:db8::1","1:2:3:4:5:6:7:8","::ffff:1.2.3.4","1:2:3:4:5:6:1.2.3.4","::1.2.3.4","1:2:3:4:5:6:7::"],
+    bad: ["fe80::1%eth0","1:2:3:4:5:6:7:8:9","1::2::3","12345::1","1:2:3:4:5:6:7:1.2.3.4","1.2.3.4",":1::"],
+  },
+  "uri": {
+    ok: ["http://example.com","mailto:a@b","http://[::1]:80/x","http://x/%41","http://u@x/","http://u:p@x/","x:","http://x#%41","http://%c3%a9.com"],
+    bad: ["http://a b","http://x/%zz","/relative","rel","http://x:y","http://x:80a/","http://u^@x/","1http://x","http://x#%zz","http://x\\y","http://[::1","http://%41.com","://x","http://x/a\u0001"],
+  },
+  "uri-reference": {
+    ok: ["/relative","rel","a:b/c","./a:b","","#frag","//host/path","?q","a b"],
+    bad: ["http://x\\y","%zz"],
+  },
+  "iri": {
+    ok: ["http://example.com/é"],
+    bad: ["rel"],
+  },
+  "iri-reference": {
+    ok: ["é"],
+    bad: ["%"],
+  },
+  "uri-template": {
+    ok: ["http://x/{a}","http://x/a}","http://x/{a{b}","/{a}/{b}","http://x/?{a"],
+    bad: ["http://x/{a","http://x/%7Ba"],
+  },
+  "uuid": {
+    ok: ["123e4567-e89b-12d3-a456-426614174000",true],
+    bad: ["123E4567-E89B-12D3-A456-426614174000","123e4567e89b12d3a456426614174000","123e4567-e89b-12d3-a456-42661417400",5,1.5],
+  },
+  "regex": {
+    ok: ["","^a+$","(?P<n>a)","(?<n>a)","\\pL","[[:alpha:]]",true],
+    bad: ["(?=x)","(a","a{1001}","\\Z",5,1.5],
+  },
+  "json-pointer": {
+    ok: ["","/","/a/b","/a~0b"],
+    bad: ["/a~2","a","/~"],
+  },
+  "relative-json-pointer": {
+    ok: ["0","1/a","0#"],
+    bad: ["01","#","1/a~","-1"],
+  },
+  "foo": {
+    ok: ["anything",5,1.5,true],
+    bad: [],
+  },
+};
+
+describe('formats, as gojsonschema v1.2.0 checks them', () => {
+  it('each value is refused or not as Helm refused it, worded as Helm words it, with nothing on stderr', () => {
+    const props: Record<string, unknown> = {};
+    const values: string[] = [];
+    const want: string[] = [];
+    let i = 0;
+    for (const [format, { ok, bad }] of Object.entries(FORMATS)) {
+      for (const [v, refused] of [...ok.map((v) => [v, false] as const), ...bad.map((v) => [v, true] as const)]) {
+        const k = `k${i++}`;
+        props[k] = { format };
+        values.push(`${k}: ${JSON.stringify(v)}`);
+        if (refused) want.push(`${k}: Does not match format '${format}'`);
+      }
+    }
+    const dir = chart({ 'values.yaml': `${values.join('\n')}\n`, 'values.schema.json': JSON.stringify({ properties: props }) });
+    const got = outcome(dir);
+    expect(got.startsWith(`${HEAD} c: - `)).toBe(true);
+    expect(got.slice(HEAD.length + 6).split(' - ').sort()).toEqual(want.sort());
+    const r = runBin(['chart', dir], { timeoutMs: 30_000 });
+    expect(cleanError(r)).toBeUndefined();
+  });
+
+  it('a long value is checked in linear time', () => {
+    const long = 'a'.repeat(200_000);
+    const schema = JSON.stringify({ properties: Object.fromEntries(Object.keys(FORMATS).map((f) => [f.replace(/-/g, '_'), { format: f }])) });
+    const values = Object.keys(FORMATS).map((f) => `${f.replace(/-/g, '_')}: "/${long}~"`).join('\n');
+    const dir = chart({ 'values.yaml': `${values}\n`, 'values.schema.json': schema });
+    const r = runBin(['chart', dir], { timeoutMs: 30_000 });
+    expect(cleanError(r)).toBeUndefined();
+    expect(r.stderr).toMatch(/- json_pointer: Does not match format 'json-pointer'/);
+  });
+});
+
 describe('schemas too big or too deep', () => {
   it('100,000 properties: one line naming the schema, at once and in little memory (Helm reads it in a second)', () => {
     const props: Record<string, unknown> = {};
