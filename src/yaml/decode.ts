@@ -80,13 +80,51 @@ export function v2Text(text: string): { text: string } | { error: string; offset
   return { text };
 }
 
+/** Two characters the text does not hold, standing for LS and PS where lsAsBreaks made them breaks. */
+export interface BreakMarks {
+  ls: string;
+  ps: string;
+}
+
 /**
- * yaml.v2 breaks lines at LS and PS too, but keeps the character inside a scalar ("x\u2028y" stays so),
- * where the `yaml` package sees no break at all. Text with them is read as it is first; when that
- * fails, they are read as line breaks (`a: 1<LS>b: 2` is two keys). Undefined when there are none.
+ * yaml.v2 breaks lines at LS and PS too (`a: 1<LS>b: 2` is two keys, a comment ends there), but a
+ * scalar keeps the character where it folds a line at one ("p<LS>  q" is "p<LS>q", where an LF would
+ * fold to a space); the `yaml` package sees no break at all. So each LS or PS becomes a mark and an
+ * LF, the marks two private-use characters the text does not hold, and restoreBreaks turns a scalar's
+ * marks back into the characters. Undefined when there are none.
  */
-export function lsAsBreaks(text: string): string | undefined {
-  return /[\u2028\u2029]/.test(text) ? text.replace(/[\u2028\u2029]/g, '\n') : undefined;
+export function lsAsBreaks(text: string): { text: string; marks: BreakMarks } | undefined {
+  if (!/[\u2028\u2029]/.test(text)) return undefined;
+  const free: string[] = [];
+  for (let c = 0xf8ff; c >= 0xe000 && free.length < 2; c--) {
+    const ch = String.fromCharCode(c);
+    if (!text.includes(ch)) free.push(ch);
+  }
+  const marks = { ls: free[0]!, ps: free[1]! };
+  // a mark only ends a scalar's text: after a space, an indicator or a quote there is none, and a mark
+  // would become one ("b:<PS>" is a key and its value, "b:<mark>" a scalar)
+  const made = text.replace(/([^\s:?|>"',[\]{}-]?)([\u2028\u2029])/g, (_m, before: string, c: string) => before + (before ? (c === '\u2028' ? marks.ls : marks.ps) : '') + '\n');
+  return { text: made, marks };
+}
+
+/** A scalar's text with lsAsBreaks' marks made LS and PS again. In a literal block scalar the LF after
+ *  a mark is the break the character was; elsewhere the space a single break folded to is (more breaks
+ *  fold to LFs, which yaml.v2 keeps after the character). A mark that ends the scalar was a break
+ *  after its text, and goes. */
+export function restoreBreaks(text: string, marks: BreakMarks, literal: boolean): string {
+  if (!text.includes(marks.ls) && !text.includes(marks.ps)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== marks.ls && c !== marks.ps) {
+      out += c;
+      continue;
+    }
+    if (i === text.length - 1) break;
+    out += c === marks.ls ? '\u2028' : '\u2029';
+    if (text[i + 1] === (literal ? '\n' : ' ')) i++;
+  }
+  return out;
 }
 
 /**
@@ -111,6 +149,8 @@ function badEscape(src: string): string | undefined {
 export interface DecodeLimits {
   /** Values decoded in total, aliases expanded (default 10,000,000). */
   maxNodes?: number;
+  /** The text's LS and PS were made marks and breaks (lsAsBreaks): scalars get them back. */
+  marks?: BreakMarks;
   /** Nesting of collections (default 10,000, as encoding/json). */
   maxDepth?: number;
   /** A key written twice in one mapping is an error, as yaml.v2's UnmarshalStrict (kubectl) has it;
@@ -212,6 +252,7 @@ class Decoder {
   private readonly maxNodes: number;
   private readonly maxDepth: number;
   private readonly uniqueKeys: boolean;
+  private readonly marks: BreakMarks | undefined;
 
   constructor(
     root: YamlNode | null,
@@ -221,6 +262,7 @@ class Decoder {
     this.maxNodes = limits.maxNodes ?? 10_000_000;
     this.maxDepth = limits.maxDepth ?? 10_000;
     this.uniqueKeys = limits.uniqueKeys ?? false;
+    this.marks = limits.marks;
     const anchors = new Map<string, YamlNode>();
     const walk = (n: unknown): void => {
       if (!n || typeof n !== 'object') return;
@@ -367,6 +409,7 @@ class Decoder {
   private scalar(n: YamlNode): V2Value {
     const s = n as YamlNode & { value: unknown; type?: string; tag?: string; source?: string; range?: [number, number, number] };
     let text = typeof s.value === 'string' ? s.value : (s.source ?? String(s.value ?? ''));
+    if (this.marks) text = restoreBreaks(text, this.marks, s.type === 'BLOCK_LITERAL');
     if ((s.type === 'BLOCK_LITERAL' || s.type === 'BLOCK_FOLDED') && text.endsWith('\n') && this.endsWithoutBreak(s.range)) {
       // At the very end of a stream without a final line break, yaml.v2 has no break to keep.
       text = text.slice(0, -1);
@@ -641,20 +684,11 @@ function v2ReaderError(b: Uint8Array): string | undefined {
 
 /** yaml.v2 Unmarshal of the first document into interface{}. Throws GoYamlError("yaml: ..."). */
 export function yamlV2Decode(text: string): V2Value {
-  try {
-    return yamlV2DecodeText(text);
-  } catch (e) {
-    const retry = e instanceof GoYamlError ? lsAsBreaks(text) : undefined;
-    if (retry === undefined) throw e;
-    try {
-      return yamlV2DecodeText(retry);
-    } catch {
-      throw e;
-    }
-  }
+  const breaks = lsAsBreaks(text);
+  return breaks ? yamlV2DecodeText(breaks.text, breaks.marks) : yamlV2DecodeText(text);
 }
 
-function yamlV2DecodeText(text: string): V2Value {
+function yamlV2DecodeText(text: string, marks?: BreakMarks): V2Value {
   // yaml.v2's reader refuses these before the scanner sees anything.
   if (!text.isWellFormed()) {
     const bad = v2ReaderError(goBytes(text));
@@ -692,7 +726,7 @@ function yamlV2DecodeText(text: string): V2Value {
     text = reindented.text;
   }
   try {
-    return decodeYamlNode(doc.contents as YamlNode | null, text);
+    return decodeYamlNode(doc.contents as YamlNode | null, text, marks ? { marks } : undefined);
   } catch (e) {
     if (e instanceof Fail) throw new GoYamlError(e.message);
     if (e instanceof RangeError) {
@@ -750,7 +784,7 @@ function unmarshalInto(text: string, target: 'map' | 'slice'): { value: GoValue;
  * for anything else, which the full reader answers, with its errors.
  */
 function fastYamlToGo(text: string): GoValue | undefined {
-  if (/[\t\r\ufeff\ud800-\udfff]/.test(text) || V2_CONTROL.test(text)) return undefined;
+  if (/[\t\r\ufeff\u2028\u2029\ud800-\udfff]/.test(text) || V2_CONTROL.test(text)) return undefined;
   if (fastReaderDepthBound(text) >= 1000) return undefined;
   let docs;
   try {

@@ -22,7 +22,7 @@ import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../go/reflect/value.js';
 import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from '../go/encoding/json/json.js';
-import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text } from './decode.js';
+import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text, type BreakMarks } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { isStackOverflow, noteStackExhausted, onBigStack } from '../guard/stack.js';
 import { formatFloat } from '../go/strconv/ftoa.js';
@@ -776,20 +776,13 @@ const INTEGER_MINUS_ZERO = /[:[,\s]-0(?![.\deE])/;
  */
 export function loadYamlDocuments(input: string | Uint8Array, file: string, opts: LoadOptions = {}): LoadedDocument[] {
   const text = inputText(input, file, opts.maxBytes ?? DEFAULT_MAX_BYTES);
-  try {
-    return loadText(text, file, opts);
-  } catch (e) {
-    const retry = e instanceof InputError ? lsAsBreaks(text) : undefined;
-    if (retry === undefined) throw e;
-    try {
-      return loadText(retry, file, opts);
-    } catch {
-      throw e;
-    }
-  }
+  const json = opts.format === 'json' || ((opts.format ?? 'auto') === 'auto' && /\.json$/i.test(file));
+  const breaks = json ? undefined : lsAsBreaks(text);
+  // LS and PS break lines for yaml.v2: the full parser reads them as marks and breaks
+  return breaks ? loadText(breaks.text, file, { ...opts, noFastPath: true }, breaks.marks) : loadText(text, file, opts);
 }
 
-function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument[] {
+function loadText(text: string, file: string, opts: LoadOptions, marks?: BreakMarks): LoadedDocument[] {
   const format = opts.format ?? 'auto';
   const first = text.trimStart()[0];
   const lastKey = opts.duplicateKeys === 'last';
@@ -840,7 +833,7 @@ function loadText(text: string, file: string, opts: LoadOptions): LoadedDocument
     const start = positionAt(lc, doc.range?.[0] ?? 0);
     let v2;
     try {
-      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: !lastKey }); // + the scalar at the bottom
+      v2 = decodeYamlNode(root, text, { maxNodes, maxDepth: (opts.maxDepth ?? yamlMaxDepth()) + 1, uniqueKeys: !lastKey, ...(marks ? { marks } : {}) }); // + the scalar at the bottom
     } catch (e) {
       if (e instanceof Fail) {
         const p = e.node?.range ? positionAt(lc, e.node.range[0]) : start;

@@ -72,7 +72,7 @@ describe('raw YAML inputs as yaml.v2 reads them', () => {
 });
 
 describe('fromYaml on the same text', () => {
-  for (const name of ['escape-slash', 'escape-lone-high-surrogate', 'escape-surrogate-pair', 'yaml-1.2', 'cr-only', 'nel', 'line-separator', 'omap', 'pairs', 'merge-then-key']) {
+  for (const name of ['escape-slash', 'escape-lone-high-surrogate', 'escape-surrogate-pair', 'yaml-1.2', 'cr-only', 'nel', 'line-separator', 'ls-plain-fold', 'ls-ends-comment', 'ls-plain-blank-lines', 'ls-literal-breaks', 'ls-double-quoted-end', 'ps-folded-blank-lines', 'omap', 'pairs', 'merge-then-key']) {
     const a = answers.find((x) => x.file === `${name}.yaml`)!;
     it(name, () => {
       const text = readFileSync(dir + a.file, 'utf8');
