@@ -13,9 +13,9 @@ import { decodeInput, InputError, loadYamlDocument, loadYamlDocuments, type Load
 import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
 import { readTgz, TarError, type TarEntry } from './tar.js';
-import { filepathMatch } from './match.js';
+import { IgnoreRules } from './ignore.js';
 import { kindName } from '../go/encoding/json/json.js';
-import { readReason, readTextLimited } from '../guard/fs.js';
+import { readBytesLimited, readReason, readTextLimited } from '../guard/fs.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
@@ -120,40 +120,6 @@ function stripBom(b: Buffer): Buffer {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
 }
 
-/** .helmignore: one filepath.Match pattern a line; `!` negates, a trailing `/` matches directories only,
- *  a pattern without '/' matches the base name. Helm always ignores hidden files under templates/. */
-interface IgnoreRule {
-  pattern: string;
-  negate: boolean;
-  dirOnly: boolean;
-}
-
-function parseIgnore(text: string): IgnoreRule[] {
-  const rules: IgnoreRule[] = [{ pattern: 'templates/.?*', negate: false, dirOnly: false }];
-  for (let line of text.split('\n')) {
-    line = line.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const negate = line.startsWith('!');
-    if (negate) line = line.slice(1).trim();
-    const dirOnly = line.endsWith('/');
-    if (dirOnly) line = line.slice(0, -1);
-    if (line.startsWith('/')) line = line.slice(1);
-    rules.push({ pattern: line, negate, dirOnly });
-  }
-  return rules;
-}
-
-function ignored(rules: IgnoreRule[], rel: string, isDir: boolean): boolean {
-  let out = false;
-  for (const r of rules) {
-    if (r.dirOnly && !isDir) continue;
-    const subject = r.pattern.includes('/') ? rel : path.posix.basename(rel);
-    const hit = filepathMatch(r.pattern, subject);
-    if (hit) out = !r.negate;
-  }
-  return out;
-}
-
 /**
  * Where a chart's symbolic link leads, when that is inside the chart. Helm follows links wherever they
  * go, with a warning; a chart is untrusted here, so a link out of its folder (to /proc/self/environ,
@@ -175,11 +141,11 @@ function insideLink(full: string, realRoot: string, walking: ReadonlySet<string>
 
 function readDirectory(root: string): ChartFile[] {
   const realRoot = fs.realpathSync(root);
-  let rules: IgnoreRule[] = parseIgnore('');
+  let rules = IgnoreRules.parse(Buffer.alloc(0), '');
   const ignoreFile = path.join(root, '.helmignore');
   if (fs.existsSync(ignoreFile)) {
     if (fs.lstatSync(ignoreFile).isSymbolicLink()) insideLink(ignoreFile, realRoot, new Set());
-    rules = parseIgnore(readTextLimited(ignoreFile, MAX_FILE_BYTES));
+    rules = IgnoreRules.parse(readBytesLimited(ignoreFile, MAX_FILE_BYTES), ignoreFile);
   }
   const out: ChartFile[] = [];
   // the real folders being walked, the chart's own first: a link back into one of them is a loop
@@ -195,20 +161,22 @@ function readDirectory(root: string): ChartFile[] {
         st = fs.statSync(full);
       } catch (e) {
         // a link to nothing or into a loop: nothing to read if the chart ignores it
-        if (link && (ignored(rules, r, true) || ignored(rules, r, false))) continue;
+        if (link && (rules.ignore(r, true) || rules.ignore(r, false))) continue;
         if (link) insideLink(full, realRoot, walking);
         throw new InputError(`cannot read: ${readReason(e)}`, full);
       }
+      // once a path, as Helm asks: a rule that starts with '/' changes as it is tried
+      const ignore = rules.ignore(r, st.isDirectory());
       if (st.isDirectory()) {
-        if (ignored(rules, r, true)) continue;
+        if (ignore) continue;
         const real = link ? insideLink(full, realRoot, walking) : fs.realpathSync(full);
         walking.add(real);
         walk(full, r);
         walking.delete(real);
         continue;
       }
-      if (link && !ignored(rules, r, false)) insideLink(full, realRoot, walking);
-      if (ignored(rules, r, false)) continue;
+      if (link && !ignore) insideLink(full, realRoot, walking);
+      if (ignore) continue;
       if (!st.isFile()) throw new InputError('cannot load irregular file as it has file mode type bits set', full);
       if (st.size > MAX_FILE_BYTES) throw new InputError(`file is ${st.size} bytes, more than the limit of ${MAX_FILE_BYTES}`, full);
       out.push({ name: r, data: stripBom(fs.readFileSync(full)) });

@@ -11,7 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { GoNum, RecordStruct, SLICE_IFACE, SLICE_STRING, T, mapOf, newMap, sliceOf, withType, type GoMap, type GoMethod, type GoType, type GoValue, type StructField } from '../go/reflect/value.js';
 import { helmToYaml } from '../yaml/emit.js';
 import type { Json } from '../go/encoding/json/value.js';
-import { globRegExp } from './match.js';
+import { compileGlob } from './match.js';
 import { chartFullPath, type Chart } from './chart.js';
 import { newVersion } from '../sprig/semver.js';
 import { fromGoBytes } from '../go/strconv/strconv.js';
@@ -319,7 +319,7 @@ FILES.methods = {
   GetBytes: method('GetBytes', [T.string], BYTES, (v, name) => byteSlice(rawOf(v).get(name as string) ?? Buffer.alloc(0))),
   Glob: method('Glob', [T.string], FILES, (v, pattern) => {
     // a pattern gobwas/glob cannot compile is "**": every file
-    const re = globRegExp(pattern as string) ?? globRegExp('**')!;
+    const re = compileGlob(pattern as string) ?? compileGlob('**')!;
     const out = new Map<string, Buffer>();
     for (const [k, b] of rawOf(v)) if (re.test(k)) out.set(k, b);
     return filesMap(out);
