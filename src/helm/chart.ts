@@ -4,7 +4,7 @@
 // templates/ the templates, charts/ the subcharts (directories or archives), everything else .Files.
 // Every failure is an InputError naming the chart file and, where known, its line and column.
 //
-// Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/{load,directory,archive}.go, pkg/ignore/rules.go, pkg/chart/metadata.go
+// Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/{load,directory,archive}.go, pkg/chart/metadata.go
 // Proven by: test/helm/chart.test.ts
 
 import * as fs from 'node:fs';

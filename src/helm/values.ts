@@ -18,6 +18,7 @@ import { copyData } from '../go/text/template/copy.js';
 import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import { kindName } from '../go/encoding/json/json.js';
+import { sprintf } from '../go/fmt/print.js';
 import { parseInto, SetValuesError, type SetKind } from './strvals.js';
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
 import { cloneChart, firstYamlDocument, type Chart, type ChartDependency } from './chart.js';
@@ -95,9 +96,9 @@ function coalesceTables(dst: GoMap, src: GoMap, prefix: string, merge: boolean, 
   return dst;
 }
 
+/** The value as the warning prints it: Go's %v (a map's keys sorted, a list in brackets). */
 function describe(v: GoValue): string {
-  if (istable(v)) return 'map[' + Object.keys(v).sort().join(' ') + ']';
-  return String(v);
+  return sprintf('%v', [v]);
 }
 
 /** coalesceValues: the chart's own values.yaml under v. */
