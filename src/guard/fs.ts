@@ -136,10 +136,34 @@ interface Target {
   through: boolean;
   /** The permissions of the file replaced, kept as a shell's `>` keeps them. */
   mode?: number;
+  /** One of this process's own descriptors (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`): written
+   *  as it is, at its offset and with its flags, never opened again (which would truncate what a
+   *  shell's `>>` appends to) nor replaced (which would unlink it). */
+  fd?: number;
+}
+
+const OWN_FD = /^\/(?:dev\/fd|proc\/(?:self|thread-self|(\d+))\/fd)\/(\d+)$/;
+
+/** The descriptor of this process that `file` names through its links, if it names one. */
+function ownDescriptor(file: string): number | undefined {
+  let p = path.resolve(file);
+  for (let i = 0; i < 40; i++) {
+    const m = OWN_FD.exec(p);
+    if (m && (m[1] === undefined || Number(m[1]) === process.pid)) return Number(m[2]);
+    try {
+      if (!fs.lstatSync(p).isSymbolicLink()) return undefined;
+      p = path.resolve(path.dirname(p), fs.readlinkSync(p));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Where a write of `file` goes; `followLinks` false replaces a link itself (golden files). */
 function targetOf(file: string, followLinks: boolean): Target {
+  const fd = followLinks ? ownDescriptor(file) : undefined;
+  if (fd !== undefined) return { path: file, through: true, fd };
   let st: fs.Stats;
   try {
     st = followLinks ? fs.statSync(file) : fs.lstatSync(file);
@@ -203,7 +227,7 @@ export class AtomicWriter {
         this.fd = fs.openSync(this.tmp, 'wx');
         if (this.target.mode !== undefined) fs.fchmodSync(this.fd, this.target.mode);
       } else {
-        this.fd = fs.openSync(this.target.path, 'w');
+        this.fd = this.target.fd ?? fs.openSync(this.target.path, 'w');
       }
     } catch (e) {
       this.abort();
@@ -225,7 +249,7 @@ export class AtomicWriter {
   close(): void {
     const fd = this.open();
     try {
-      fs.closeSync(fd);
+      if (this.target.fd === undefined) fs.closeSync(fd);
       this.fd = undefined;
       if (!this.target.through) fs.renameSync(this.tmp, this.target.path);
     } catch (e) {
@@ -236,7 +260,7 @@ export class AtomicWriter {
   }
 
   abort(): void {
-    if (this.fd !== undefined) {
+    if (this.fd !== undefined && this.target.fd === undefined) {
       try {
         fs.closeSync(this.fd);
       } catch {

@@ -191,6 +191,27 @@ describe('an interrupted --output-file', () => {
       expect(fs.readFileSync(out, 'utf8')).toBe('old\n');
     }, 60_000);
   }
+
+  // /dev/stdout, /dev/fd/1 and /proc/self/fd/1 name the process's own standard output: written where a
+  // shell's `>>` put it, never opened again with truncation nor replaced by a renamed temporary
+  for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+    it(`--output-file ${name} appends where the shell's >> appends`, () => {
+      const log = path.join(dir, `log-${path.basename(name)}.txt`);
+      fs.writeFileSync(log, 'earlier line\n');
+      const fd = fs.openSync(log, 'a');
+      try {
+        const r = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.js'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', name], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+        expect(r.stderr).toBe('');
+        expect(r.status).toBe(0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const plain = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.js'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY], { encoding: 'utf8' }).stdout;
+      expect(plain).toContain('istio-proxy');
+      expect(fs.readFileSync(log, 'utf8')).toBe('earlier line\n' + plain);
+      expect(temporaries(dir)).toEqual([]);
+    }, 60_000);
+  }
 });
 
 describe('golden files behind symbolic links', () => {
