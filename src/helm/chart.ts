@@ -5,17 +5,18 @@
 // Every failure is an InputError naming the chart file and, where known, its line and column.
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/{load,directory,archive}.go, pkg/ignore/rules.go, pkg/chart/metadata.go
-// Proven by: test/helm/chart.test.ts
+// Proven by: test/helm/chart.test.ts, test/helm/tar-hostile.test.ts
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError, loadYamlDocument, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
-import { readTgz, TarError, type TarEntry } from './tar.js';
+import { gunzipLimited, MAX_TAR_BYTES, tarItems, TarError, TarFileTooLarge, TarTooLarge, type Unpacked } from './tar.js';
+import { goQuote } from '../go/strconv/quote.js';
 import { filepathMatch } from './match.js';
 import { kindName } from '../go/encoding/json/json.js';
-import { readReason, readTextLimited } from '../guard/fs.js';
+import { InputTooLarge, readBytesLimited, readReason, readTextLimited } from '../guard/fs.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
@@ -58,6 +59,8 @@ const MAX_FILES = 10_000;
 export const MAX_CHART_DEPTH = 32;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
+const MiB = (n: number): string => `${Math.round(n / (1024 * 1024))} MiB`;
+
 /**
  * A YAML file as Helm reads it with sigs.k8s.io/yaml.Unmarshal (yaml.v2 underneath): its first
  * document only; undefined when it has none (empty, or comments only), which Helm reads as an empty
@@ -77,40 +80,82 @@ export function loadChart(where: string): Chart {
     throw new InputError('no such chart directory or archive', where);
   }
   if (st.isDirectory()) return loadFiles(readDirectory(where), where);
-  return loadArchive(readBytes(where), where);
+  return loadArchive(readArchiveFile(where), where);
 }
 
-function readBytes(file: string): Buffer {
+/** The bytes of a chart archive, read no further than the bound on a chart: a link to /dev/zero or a
+ *  huge sparse file is refused as its first bytes are not gzip's, or as it passes the bound. */
+function readArchiveFile(file: string): Buffer {
+  let fd: number;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
   } catch (e) {
-    throw new InputError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
+    throw new InputError(`cannot read: ${readReason(e)}`, file);
+  }
+  try {
+    const head = Buffer.alloc(3);
+    let n = 0;
+    for (let got = -1; n < 3 && got !== 0; n += got) got = fs.readSync(fd, head, n, 3 - n, null);
+    if (n < 3 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) throw new InputError('not a chart archive: not a gzip archive', file);
+    return Buffer.concat([head, readBytesLimited(fd, MAX_TAR_BYTES - 3)]);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if (e instanceof InputTooLarge) throw new InputError(`the archive is more than ${MiB(MAX_TAR_BYTES)}, the limit of a chart`, file);
+    throw new InputError(`cannot read: ${readReason(e)}`, file);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
-/** A chart archive: every entry lives under one top directory, which is dropped. */
+/** path.Clean of a relative '/'-separated path. */
+function cleanPath(p: string): string {
+  const n = path.posix.normalize(p);
+  return n.length > 1 && n.endsWith('/') ? n.slice(0, -1) : n;
+}
+
+/** A chart archive (LoadArchiveFiles): every entry lives under one top directory, which is dropped.
+ *  Folders and PAX headers are skipped; every other entry is a file, links and devices too (empty,
+ *  as Go reads no data for them). A name's checks come before its data is read, as in Helm. */
 export function loadArchive(gz: Buffer, label: string, depth = 0): Chart {
-  let entries: TarEntry[];
-  try {
-    entries = readTgz(gz);
-  } catch (e) {
-    if (e instanceof TarError) throw new InputError(`not a chart archive: ${e.message}`, label);
-    throw e;
-  }
   const files: ChartFile[] = [];
   let top: string | undefined;
-  for (const e of entries) {
-    const raw = e.name.includes('\\') ? e.name.split('\\').join('/') : e.name;
-    const parts = raw.split('/');
-    if (parts[0] === 'Chart.yaml') throw new InputError('chart yaml not in base directory', label);
-    const n = path.posix.normalize(parts.slice(1).join('/'));
-    if (path.posix.isAbsolute(n) || raw.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
-    if (n === '.' || n === '') throw new InputError(`chart illegally contains content outside the base directory: "${e.name}"`, label);
-    if (n.startsWith('..')) throw new InputError('chart illegally references parent directory', label);
-    if (/^[a-zA-Z]:\//.test(n)) throw new InputError('chart contains illegally named files', label);
-    top ??= parts[0];
-    files.push({ name: n, data: stripBom(e.data) });
-    if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
+  try {
+    let tar: Unpacked;
+    try {
+      tar = gunzipLimited(gz, MAX_TAR_BYTES);
+    } catch (e) {
+      if (!(e instanceof TarTooLarge)) throw e;
+      throw new InputError(`decompressed, the archive is more than ${MiB(MAX_TAR_BYTES)}, the limit of a chart`, label);
+    }
+    for (const item of tarItems(tar)) {
+      if (item.isDir || item.header.typeflag === 'g') continue;
+      const raw = item.header.name;
+      // an archive written on Windows may use '\\'
+      const delimiter = raw.includes('\\') ? '\\' : '/';
+      const parts = raw.split(delimiter);
+      let n = parts.slice(1).join(delimiter).split(delimiter).join('/');
+      if (n.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
+      n = cleanPath(n);
+      if (n === '.') throw new InputError(`chart illegally contains content outside the base directory: ${goQuote(raw)}`, label);
+      if (n.startsWith('..')) throw new InputError('chart illegally references parent directory', label);
+      if (/^[a-zA-Z]:\//.test(n)) throw new InputError('chart contains illegally named files', label);
+      if (parts[0] === 'Chart.yaml') throw new InputError('chart yaml not in base directory', label);
+      let data: Buffer;
+      try {
+        data = item.read(MAX_FILE_BYTES);
+      } catch (e) {
+        if (e instanceof TarFileTooLarge) throw new InputError(`${n} is ${e.size} bytes, more than the limit of ${MAX_FILE_BYTES} for a file`, label);
+        throw e;
+      }
+      top ??= parts[0];
+      files.push({ name: n, data: stripBom(data) });
+      if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
+    }
+  } catch (e) {
+    // Helm's LoadFile words for a gzip header it cannot read in the archive given
+    if (e instanceof TarError && depth === 0 && e.message === 'gzip: invalid header') throw new InputError('does not appear to be a valid chart file (details: gzip: invalid header)', label);
+    if (e instanceof TarError) throw new InputError(`not a chart archive: ${e.message}`, label);
+    throw e;
   }
   if (files.length === 0) throw new InputError('no files in chart archive', label);
   return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''), depth);
