@@ -2,8 +2,8 @@
 // the lines its template printed, or its error. Entry kinds (links, devices, FIFOs and folders), names
 // that leave the chart, PAX records and GNU long names, header fields, sparse files, the end of the
 // archive and the gzip stream around it. Then the bounds: a gzip bomb, an archive that is a device or
-// a huge sparse file, a sparse file of a terabyte (Helm has none: it ran out of time or memory where
-// the answer here is one line).
+// a huge sparse file, and a chart tree past its bounds on charts, files or bytes (Helm has none: it
+// ran out of time or memory where the answer here is one line).
 
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,7 +235,7 @@ function loadError(file: string): string {
   return 'no error';
 }
 
-describe('bounds on a chart archive', () => {
+describe('bounds on a chart archive and a chart tree', () => {
   it('a gzip bomb is refused once it passes 256 MiB, in words, naming the archive', () => {
     // 17 members of 16 MiB of zeros each: 272 MiB from 270 KB
     const member = gzipSync(Buffer.alloc(16 * MiB));
@@ -256,6 +256,53 @@ describe('bounds on a chart archive', () => {
     const h = runBin(['chart', huge], { maxOldSpaceMb: 256 });
     expect(cleanError(h)).toBeUndefined();
     expect(h.stderr).toBe(`sidecar-render: ${huge}: the archive is more than 256 MiB, the limit of a chart\n`);
+  });
+
+  it('a 3 KB archive of 30 subcharts a level, 4 levels deep (810,000 charts), is refused early with the count', () => {
+    let inner = chartTgz('l');
+    for (let level = 0; level < 3; level++) inner = chartTgz('l', Array.from({ length: 30 }, (_, i) => [`s${i}.tgz`, inner] as [string, Buffer]));
+    const top = chartTgz('top', Array.from({ length: 30 }, (_, i) => [`s${i}.tgz`, inner] as [string, Buffer]));
+    expect(top.length).toBeLessThan(4000);
+    const file = join(tmp, 'many.tgz');
+    writeFileSync(file, top);
+    const r = runBin(['chart', file]);
+    expect(cleanError(r)).toBeUndefined();
+    expect(r.stderr).toMatch(/^sidecar-render: .*many\.tgz\/top\/charts\/s0\.tgz\/l\/charts\/s\d+\.tgz\/l: more than 1000 charts in one tree \(subcharts at every depth count\)\n$/);
+  });
+
+  it('a chart folder is bounded as an archive: 30 subchart archives of 900 charts each are refused with the count', () => {
+    let inner = chartTgz('l');
+    for (let level = 0; level < 2; level++) inner = chartTgz('l', Array.from({ length: 30 }, (_, i) => [`s${i}.tgz`, inner] as [string, Buffer]));
+    const dir = join(tmp, 'wide');
+    mkdirSync(join(dir, 'charts'), { recursive: true });
+    writeFileSync(join(dir, 'Chart.yaml'), chartYaml('wide'));
+    for (let i = 0; i < 30; i++) writeFileSync(join(dir, 'charts', `s${i}.tgz`), inner);
+    expect(loadError(dir)).toMatch(new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/charts/s\\d+\\.tgz/l(/charts/s\\d+\\.tgz/l)*: more than 1000 charts in one tree \\(subcharts at every depth count\\)$`));
+  });
+
+  it('more than 50,000 files in a chart with its subcharts are refused, though each chart holds fewer than 10,000', () => {
+    const sub = chartTgz('s', [], Array.from({ length: 9000 }, (_, i) => ({ name: `s/f${i}`, data: '' })));
+    const file = join(tmp, 'files.tgz');
+    writeFileSync(file, chartTgz('top', Array.from({ length: 6 }, (_, i) => [`s${i}.tgz`, sub] as [string, Buffer])));
+    expect(loadError(file)).toMatch(/files\.tgz\/top\/charts\/s5\.tgz: more than 50000 files in one chart with its subcharts$/);
+  });
+
+  it('a chart folder of five 60 MiB files (each under the limit of one file) is refused before any is read', () => {
+    const dir = join(tmp, 'heavy');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Chart.yaml'), chartYaml('heavy'));
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(join(dir, `f${i}`), '');
+      truncateSync(join(dir, `f${i}`), 60 * MiB);
+    }
+    expect(loadError(dir)).toBe(`${dir}: more than 256 MiB of files in one chart with its subcharts`);
+  });
+
+  it('subchart archives of 60 MiB each, unpacked, past 256 MiB in all are refused, naming the subchart', () => {
+    const sub = chartTgz('s', [], [{ name: 's/big', data: Buffer.alloc(60 * MiB) }]);
+    const file = join(tmp, 'subs.tgz');
+    writeFileSync(file, chartTgz('top', Array.from({ length: 5 }, (_, i) => [`s${i}.tgz`, sub] as [string, Buffer])));
+    expect(loadError(file)).toBe(`${file}/top/charts/s4.tgz: decompressed, the archive takes the chart and its subcharts past 256 MiB, the limit of a chart`);
   });
 
   it('a sparse file of 1 TiB in a small archive is refused (Helm unpacks it, filling memory)', () => {
