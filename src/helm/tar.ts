@@ -273,7 +273,7 @@ export interface TarItem {
   header: TarHeader;
   /** hd.FileInfo().IsDir(): a folder by its type flag or by its mode bits. */
   isDir: boolean;
-  /** The entry's data (io.Copy of it); refused past maxBytes. */
+  /** The entry's data, a buffer of its own (io.Copy of it); refused past maxBytes. */
   read(maxBytes: number): Buffer;
 }
 
@@ -621,7 +621,9 @@ export function* tarItems(src: Unpacked): Generator<TarItem> {
   function regular(at: number, n: number, maxBytes: number): Buffer {
     const data = section(at, n);
     if (n > maxBytes) throw new TarFileTooLarge(n, maxBytes);
-    return data;
+    // a copy, as Go's io.Copy makes one: the unpacked archive can go as soon as its files are taken,
+    // while a view would keep all of it alive for as long as any one file is
+    return Buffer.from(data);
   }
 
   function expand(frags: Fragment[], size: bigint, at: number, n: number, maxBytes: number): Buffer {

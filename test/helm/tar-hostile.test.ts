@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderChart } from '../../src/helm/index.js';
+import { loadChart, renderChart } from '../../src/helm/index.js';
 import { InputError } from '../../src/yaml/load.js';
 import { tarBytes, tarHeader, tgzOf, type TarItem } from '../helpers/tar.js';
 import { cleanError, runBin } from '../hardening/spawn.js';
@@ -309,6 +309,13 @@ describe('bounds on a chart archive and a chart tree', () => {
     const file = join(tmp, 'sparse-bomb.tgz');
     writeFileSync(file, sparse({ 'GNU.sparse.numblocks': '0', 'GNU.sparse.map': '', 'GNU.sparse.size': String(2 ** 40) }, ''));
     expect(loadError(file)).toBe(`${file}: big is ${2 ** 40} bytes, more than the limit of ${64 * MiB} for a file`);
+  });
+
+  it('the files a chart keeps do not hold on to the whole unpacked archive (a big values.yaml lives no longer than its parse)', () => {
+    const file = join(tmp, 'views.tgz');
+    writeFileSync(file, chartTgz('c', [], [{ name: 'c/values.yaml', data: `big: ${'a'.repeat(MiB)}\n` }, { name: 'c/templates/x.yaml', data: 'a: 1\n' }, { name: 'c/notes.txt', data: 'n' }]));
+    const chart = loadChart(file);
+    for (const f of [...chart.templates, ...chart.files]) expect(f.data.buffer.byteLength).toBeLessThan(MiB);
   });
 
   it('a file of an archive is at most 64 MiB, as a file of a folder', () => {
