@@ -5,17 +5,18 @@
 // Every failure is an InputError naming the chart file and, where known, its line and column.
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/{load,directory,archive}.go, pkg/chart/metadata.go
-// Proven by: test/helm/chart.test.ts
+// Proven by: test/helm/chart.test.ts, test/helm/tar-hostile.test.ts
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeInput, InputError, loadYamlDocument, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { newMap, type GoMap } from '../go/reflect/value.js';
 import { isObject, type Json, type JsonObject } from '../go/encoding/json/value.js';
-import { readTgz, TarError, type TarEntry } from './tar.js';
+import { gunzipLimited, tarItems, TarError, TarFileTooLarge, TarTooLarge, type Unpacked } from './tar.js';
+import { goQuote } from '../go/strconv/quote.js';
 import { IgnoreRules } from './ignore.js';
 import { kindName } from '../go/encoding/json/json.js';
-import { readBytesLimited, readReason, readTextLimited } from '../guard/fs.js';
+import { InputTooLarge, readBytesLimited, readReason } from '../guard/fs.js';
 
 export interface ChartFile {
   /** '/'-separated, relative to the chart root ("templates/deployment.yaml"). */
@@ -57,6 +58,30 @@ const MAX_FILES = 10_000;
 /** Subcharts nest at most this deep (an archive can nest archives without end). */
 export const MAX_CHART_DEPTH = 32;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** A chart with all its subcharts, at every depth: at most this many charts, files and bytes of files
+ *  (an archive counts packed, as a file of its parent, and its files again unpacked). */
+export const MAX_TREE_CHARTS = 1_000;
+export const MAX_TREE_FILES = 50_000;
+export const MAX_TREE_BYTES = 256 * 1024 * 1024;
+
+const MiB = (n: number): string => `${Math.round(n / (1024 * 1024))} MiB`;
+
+/** What one chart tree has taken so far, against the MAX_TREE_ bounds. */
+interface Tree {
+  charts: number;
+  files: number;
+  bytes: number;
+}
+
+const newTree = (): Tree => ({ charts: 0, files: 0, bytes: 0 });
+
+/** `files` more files of `bytes` bytes read for the chart at `where`. */
+function take(tree: Tree, files: number, bytes: number, where: string): void {
+  tree.files += files;
+  tree.bytes += bytes;
+  if (tree.files > MAX_TREE_FILES) throw new InputError(`more than ${MAX_TREE_FILES} files in one chart with its subcharts`, where);
+  if (tree.bytes > MAX_TREE_BYTES) throw new InputError(`more than ${MiB(MAX_TREE_BYTES)} of files in one chart with its subcharts`, where);
+}
 
 /**
  * A YAML file as Helm reads it with sigs.k8s.io/yaml.Unmarshal (yaml.v2 underneath): its first
@@ -76,44 +101,94 @@ export function loadChart(where: string): Chart {
   } catch {
     throw new InputError('no such chart directory or archive', where);
   }
-  if (st.isDirectory()) return loadFiles(readDirectory(where), where);
-  return loadArchive(readBytes(where), where);
+  const tree = newTree();
+  if (st.isDirectory()) return loadFiles(readDirectory(where, tree), where, 0, tree);
+  return loadArchive(readArchiveFile(where), where, 0, tree);
 }
 
-function readBytes(file: string): Buffer {
+/** The bytes of a chart archive, read no further than the bound on a chart: a link to /dev/zero or a
+ *  huge sparse file is refused as its first bytes are not gzip's, or as it passes the bound. */
+function readArchiveFile(file: string): Buffer {
+  let fd: number;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
   } catch (e) {
-    throw new InputError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
+    throw new InputError(`cannot read: ${readReason(e)}`, file);
+  }
+  try {
+    const head = Buffer.alloc(3);
+    let n = 0;
+    for (let got = -1; n < 3 && got !== 0; n += got) got = fs.readSync(fd, head, n, 3 - n, null);
+    if (n < 3 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) throw new InputError('not a chart archive: not a gzip archive', file);
+    return Buffer.concat([head, readBytesLimited(fd, MAX_TREE_BYTES - 3)]);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if (e instanceof InputTooLarge) throw new InputError(`the archive is more than ${MiB(MAX_TREE_BYTES)}, the limit of a chart`, file);
+    throw new InputError(`cannot read: ${readReason(e)}`, file);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
-/** A chart archive: every entry lives under one top directory, which is dropped. */
-export function loadArchive(gz: Buffer, label: string, depth = 0): Chart {
-  let entries: TarEntry[];
+/** path.Clean of a relative '/'-separated path. */
+function cleanPath(p: string): string {
+  const n = path.posix.normalize(p);
+  return n.length > 1 && n.endsWith('/') ? n.slice(0, -1) : n;
+}
+
+/** A chart archive (LoadArchiveFiles): every entry lives under one top directory, which is dropped.
+ *  Folders and PAX headers are skipped; every other entry is a file, links and devices too (empty,
+ *  as Go reads no data for them). A name's checks come before its data is read, as in Helm. */
+export function loadArchive(gz: Buffer, label: string, depth = 0, tree: Tree = newTree()): Chart {
+  const files: ChartFile[] = [];
+  let top: string | undefined;
   try {
-    entries = readTgz(gz);
+    const room = MAX_TREE_BYTES - tree.bytes;
+    let tar: Unpacked;
+    try {
+      tar = gunzipLimited(gz, room);
+    } catch (e) {
+      if (!(e instanceof TarTooLarge)) throw e;
+      throw new InputError(
+        room === MAX_TREE_BYTES
+          ? `decompressed, the archive is more than ${MiB(MAX_TREE_BYTES)}, the limit of a chart`
+          : `decompressed, the archive takes the chart and its subcharts past ${MiB(MAX_TREE_BYTES)}, the limit of a chart`,
+        label,
+      );
+    }
+    for (const item of tarItems(tar)) {
+      if (item.isDir || item.header.typeflag === 'g') continue;
+      const raw = item.header.name;
+      // an archive written on Windows may use '\\'
+      const delimiter = raw.includes('\\') ? '\\' : '/';
+      const parts = raw.split(delimiter);
+      let n = parts.slice(1).join(delimiter).split(delimiter).join('/');
+      if (n.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
+      n = cleanPath(n);
+      if (n === '.') throw new InputError(`chart illegally contains content outside the base directory: ${goQuote(raw)}`, label);
+      if (n.startsWith('..')) throw new InputError('chart illegally references parent directory', label);
+      if (/^[a-zA-Z]:\//.test(n)) throw new InputError('chart contains illegally named files', label);
+      if (parts[0] === 'Chart.yaml') throw new InputError('chart yaml not in base directory', label);
+      let data: Buffer;
+      try {
+        data = item.read(MAX_FILE_BYTES);
+      } catch (e) {
+        if (e instanceof TarFileTooLarge) throw new InputError(`${n} is ${e.size} bytes, more than the limit of ${MAX_FILE_BYTES} for a file`, label);
+        throw e;
+      }
+      top ??= parts[0];
+      take(tree, 1, data.length, label);
+      files.push({ name: n, data: stripBom(data) });
+      if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
+    }
   } catch (e) {
+    // Helm's LoadFile words for a gzip header it cannot read in the archive given
+    if (e instanceof TarError && depth === 0 && e.message === 'gzip: invalid header') throw new InputError('does not appear to be a valid chart file (details: gzip: invalid header)', label);
     if (e instanceof TarError) throw new InputError(`not a chart archive: ${e.message}`, label);
     throw e;
   }
-  const files: ChartFile[] = [];
-  let top: string | undefined;
-  for (const e of entries) {
-    const raw = e.name.includes('\\') ? e.name.split('\\').join('/') : e.name;
-    const parts = raw.split('/');
-    if (parts[0] === 'Chart.yaml') throw new InputError('chart yaml not in base directory', label);
-    const n = path.posix.normalize(parts.slice(1).join('/'));
-    if (path.posix.isAbsolute(n) || raw.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
-    if (n === '.' || n === '') throw new InputError(`chart illegally contains content outside the base directory: "${e.name}"`, label);
-    if (n.startsWith('..')) throw new InputError('chart illegally references parent directory', label);
-    if (/^[a-zA-Z]:\//.test(n)) throw new InputError('chart contains illegally named files', label);
-    top ??= parts[0];
-    files.push({ name: n, data: stripBom(e.data) });
-    if (files.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, label);
-  }
   if (files.length === 0) throw new InputError('no files in chart archive', label);
-  return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''), depth);
+  return loadFiles(files, `${label}/${top ?? ''}`.replace(/\/$/, ''), depth, tree);
 }
 
 function stripBom(b: Buffer): Buffer {
@@ -139,7 +214,7 @@ function insideLink(full: string, realRoot: string, walking: ReadonlySet<string>
   return target;
 }
 
-function readDirectory(root: string): ChartFile[] {
+function readDirectory(root: string, tree: Tree): ChartFile[] {
   const realRoot = fs.realpathSync(root);
   let rules = IgnoreRules.parse(Buffer.alloc(0), '');
   const ignoreFile = path.join(root, '.helmignore');
@@ -147,7 +222,7 @@ function readDirectory(root: string): ChartFile[] {
     if (fs.lstatSync(ignoreFile).isSymbolicLink()) insideLink(ignoreFile, realRoot, new Set());
     rules = IgnoreRules.parse(readBytesLimited(ignoreFile, MAX_FILE_BYTES), ignoreFile);
   }
-  const out: ChartFile[] = [];
+  const found: { name: string; full: string; size: number }[] = [];
   // the real folders being walked, the chart's own first: a link back into one of them is a loop
   const walking = new Set<string>([realRoot]);
   const walk = (dir: string, rel: string): void => {
@@ -179,12 +254,29 @@ function readDirectory(root: string): ChartFile[] {
       if (ignore) continue;
       if (!st.isFile()) throw new InputError('cannot load irregular file as it has file mode type bits set', full);
       if (st.size > MAX_FILE_BYTES) throw new InputError(`file is ${st.size} bytes, more than the limit of ${MAX_FILE_BYTES}`, full);
-      out.push({ name: r, data: stripBom(fs.readFileSync(full)) });
-      if (out.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, root);
+      take(tree, 1, st.size, root);
+      found.push({ name: r, full, size: st.size });
+      if (found.length > MAX_FILES) throw new InputError(`chart has more than ${MAX_FILES} files`, root);
     }
   };
   walk(root, '');
-  return out;
+  // every file is listed and counted before any is read: a chart past the bounds reads nothing
+  return found.map((f) => {
+    const data = readFileBounded(f.full);
+    // a file that grew since it was listed counts as it is now
+    take(tree, 0, data.length - f.size, root);
+    return { name: f.name, data: stripBom(data) };
+  });
+}
+
+/** A chart file, read no further than the limit on one file (it may have grown since it was listed). */
+function readFileBounded(file: string): Buffer {
+  try {
+    return readBytesLimited(file, MAX_FILE_BYTES);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new InputError(`file is more than the limit of ${MAX_FILE_BYTES} bytes`, file);
+    throw new InputError(`cannot read: ${readReason(e)}`, file);
+  }
 }
 
 /** Chart.yaml, values.yaml, requirements.yaml: bytes decoded as yaml.v2 decodes them (UTF-16 after its
@@ -266,8 +358,10 @@ function dependencyList(doc: LoadedDocument, list: Json | undefined, key: string
 }
 
 /** LoadFiles: sort the files of one chart into its parts. */
-export function loadFiles(files: ChartFile[], location: string, depth = 0): Chart {
+export function loadFiles(files: ChartFile[], location: string, depth = 0, tree: Tree = newTree()): Chart {
   if (depth > MAX_CHART_DEPTH) throw new InputError(`subcharts nest more than ${MAX_CHART_DEPTH} deep`, location);
+  // a subchart was counted by its parent, with its siblings, before any of them was read
+  if (depth === 0 && ++tree.charts > MAX_TREE_CHARTS) throw new InputError(`more than ${MAX_TREE_CHARTS} charts in one tree (subcharts at every depth count)`, location);
   let metadata: JsonObject | undefined;
   let metaDoc: LoadedDocument | undefined;
   let requirements: { doc: LoadedDocument; list: Json | undefined } | undefined;
@@ -324,19 +418,21 @@ export function loadFiles(files: ChartFile[], location: string, depth = 0): Char
     location,
   };
   // Go ranges over a map here, in no fixed order; by name is one Helm may produce, and stable.
-  for (const cname of [...subcharts.keys()].sort()) {
-    if (cname.startsWith('_') || cname.startsWith('.')) continue;
+  const names = [...subcharts.keys()].sort().filter((n) => !n.startsWith('_') && !n.startsWith('.') && (n.endsWith('.tgz') || subcharts.get(n)!.some((f) => f.name.includes('/'))));
+  tree.charts += names.length;
+  if (tree.charts > MAX_TREE_CHARTS) throw new InputError(`more than ${MAX_TREE_CHARTS} charts in one tree (subcharts at every depth count)`, location);
+  for (const cname of names) {
     const sub = subcharts.get(cname)!;
     let sc: Chart;
     if (cname.endsWith('.tgz')) {
       const f = sub[0]!;
       if (f.name !== cname) throw new InputError(`error unpacking subchart tar in ${chart.name}: expected ${cname}, got ${f.name}`, location);
-      sc = loadArchive(f.data, `${location}/charts/${cname}`, depth + 1);
+      sc = loadArchive(f.data, `${location}/charts/${cname}`, depth + 1, tree);
     } else {
       const inner = sub.filter((f) => f.name.includes('/')).map((f) => ({ name: f.name.slice(f.name.indexOf('/') + 1), data: f.data }));
       // a file directly in charts/ that is not an archive is not a chart
       if (inner.length === 0) continue;
-      sc = loadFiles(inner, `${location}/charts/${cname}`, depth + 1);
+      sc = loadFiles(inner, `${location}/charts/${cname}`, depth + 1, tree);
     }
     sc.parent = chart;
     chart.dependencies.push(sc);
