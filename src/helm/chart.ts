@@ -54,7 +54,7 @@ export interface Chart {
   location: string;
 }
 
-const MAX_FILES = 10_000;
+export const MAX_FILES = 10_000;
 /** Subcharts nest at most this deep (an archive can nest archives without end). */
 export const MAX_CHART_DEPTH = 32;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
