@@ -504,7 +504,7 @@ function streamEndLine0(text: string): number {
 const scannerError = (l0: number, msg: string): string => (l0 > 0 ? `yaml: line ${l0 + 1}: ${msg}` : `yaml: ${msg}`);
 const parserError = (l0: number, msg: string): string => (l0 > 0 ? `yaml: line ${l0}: ${msg}` : `yaml: ${msg}`);
 
-function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefined {
+export function yamlV2SyntaxError(text: string, doc: Document.Parsed): string | undefined {
   const err = doc.errors[0];
   if (!err) {
     if (/^%YAML[ \t]+(?!1\.\d+\s)/m.test(text)) return 'yaml: found incompatible YAML document';

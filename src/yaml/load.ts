@@ -22,7 +22,7 @@ import type { LineCounter, Scalar, Document, Node as YamlNode } from 'yaml';
 import { GO_YAML_MAX_DEPTH, yamlMaxDepth, YamlTooDeep, checkYamlDepth, fastReaderDepthBound, isAlias, isScalar, isSeq, isYamlMap, parseAllDocumentsBounded, yamlLib } from './yamllib.js';
 import type { GoValue } from '../go/reflect/value.js';
 import { GoJsonError, goJsonUnmarshal, jsonQuote, jsonTooDeep } from '../go/encoding/json/json.js';
-import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text, type BreakMarks } from './decode.js';
+import { Fail, decodeYamlNode, lsAsBreaks, toJsonable, v2Text, yamlV2SyntaxError, type BreakMarks } from './decode.js';
 import { resolvePlain } from './resolve.js';
 import { isStackOverflow, noteStackExhausted, onBigStack } from '../guard/stack.js';
 import { formatFloat } from '../go/strconv/ftoa.js';
@@ -914,8 +914,15 @@ function syntaxError(doc: Document.Parsed, lc: LineCounter, file: string, text: 
   const p = positionAt(lc, err.pos[0]);
   const deep = err.message.includes('call stack');
   if (deep) noteStackExhausted();
-  const msg = deep ? 'document nests too deeply' : (v2Words(err.message, text, lc, err.pos[0]) ?? firstLine(err.message));
+  const msg = deep ? 'document nests too deeply' : (v2Words(err.message, text, lc, err.pos[0]) ?? v2SyntaxWords(text, doc) ?? firstLine(err.message));
   return new InputError(msg, file, p.line, p.col);
+}
+
+/** yaml.v2's words for the document's first syntax error (as fromYaml reports it), without its
+ *  "yaml: line N:" (the error names our own line and column, at the token the `yaml` package stopped at). */
+function v2SyntaxWords(text: string, doc: Document.Parsed): string | undefined {
+  const words = yamlV2SyntaxError(text, doc);
+  return words === undefined ? undefined : words.replace(/^yaml: (?:line \d+: )?/, '');
 }
 
 const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
