@@ -1,0 +1,119 @@
+// Charts and values built to make rendering explode, with what Helm 3.17.1 (`helm template DIR`) answers
+// written down: a subchart listed twice under two aliases at every level of a deep chart, `tpl` that
+// runs a value which runs itself, tens of thousands of --set flags, and --set keys nested past Helm's
+// limits.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderChart } from '../../src/helm/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-values-hostile-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+interface Nested {
+  /** Levels of subcharts under the top chart. */
+  depth: number;
+  /** The aliases each level lists its one subchart `sub` under. */
+  aliases: string[];
+  /** Each listing has `condition: ALIAS.enabled`. */
+  conditions?: boolean;
+  /** More lines of every chart's values.yaml. */
+  values?: string;
+  /** The template of every chart. */
+  template?: string;
+}
+
+const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Chart.Name }}-{{ .Values.level }}\ndata:\n  subcharts: {{ keys .Subcharts | sortAlpha | join "," | quote }}\n';
+const CM_VALUES = CM + '  values: {{ toJson .Values | quote }}\n  path: {{ .Template.BasePath }}\n';
+
+let charts = 0;
+/** top/ with charts/sub/, whose charts/sub/ ... `depth` levels down; every chart but the last lists
+ *  `sub` once per alias. */
+function nestedChart(o: Nested): string {
+  const root = join(tmp, `nested-${charts++}`);
+  let dir = root;
+  for (let i = 0; i <= o.depth; i++) {
+    mkdirSync(join(dir, 'templates'), { recursive: true });
+    const deps =
+      i === o.depth
+        ? ''
+        : 'dependencies:\n' + o.aliases.map((a) => `- name: sub\n  version: "1.0.0"\n  alias: ${a}\n` + (o.conditions ? `  condition: ${a}.enabled\n` : '')).join('');
+    writeFileSync(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: ${i === 0 ? 'top' : 'sub'}\nversion: 1.0.0\n${deps}`);
+    writeFileSync(join(dir, 'values.yaml'), `level: ${i}\n${o.values ?? ''}`);
+    writeFileSync(join(dir, 'templates', 'cm.yaml'), o.template ?? CM);
+    dir = join(dir, 'charts', 'sub');
+  }
+  return root;
+}
+
+const sources = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('# Source: ')).map((l) => l.slice('# Source: '.length));
+
+describe('a subchart listed under two aliases at every level', () => {
+  // Helm's getAliasDependency copies a subchart shallowly: every alias of it shares its subcharts and
+  // its Chart.yaml entries. Processing the first alias renames the shared entries to their aliases, so
+  // the second alias finds no entry naming its subchart and keeps it as it is: only the first alias's
+  // subtree is aliased again, and the chart grows by two documents a level instead of doubling.
+  it('depth 2: what Helm prints, byte for byte', () => {
+    const text = renderChart(nestedChart({ depth: 2, aliases: ['a', 'b'] })).text;
+    const doc = (source: string, name: string, subcharts: string): string =>
+      `---\n# Source: ${source}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  subcharts: "${subcharts}"\n`;
+    expect(text).toBe(
+      doc('top/charts/a/charts/a/templates/cm.yaml', 'a-2', '') +
+        doc('top/charts/a/charts/b/templates/cm.yaml', 'b-2', '') +
+        doc('top/charts/a/templates/cm.yaml', 'a-1', 'a,b') +
+        doc('top/charts/b/charts/sub/templates/cm.yaml', 'sub-2', '') +
+        doc('top/charts/b/templates/cm.yaml', 'b-1', 'sub') +
+        doc('top/templates/cm.yaml', 'top-0', 'a,b'),
+    );
+  });
+
+  it('depth 2, values shown: each copy gets the values of the name it ends up with', () => {
+    const text = renderChart(nestedChart({ depth: 2, aliases: ['a', 'b'], template: CM_VALUES })).text;
+    const values = text.split('\n').filter((l) => l.startsWith('  values: '));
+    expect(values).toEqual([
+      '  values: "{\\"global\\":{},\\"level\\":2}"',
+      '  values: "{\\"global\\":{},\\"level\\":2}"',
+      '  values: "{\\"a\\":{\\"global\\":{},\\"level\\":2},\\"b\\":{\\"global\\":{},\\"level\\":2},\\"global\\":{},\\"level\\":1}"',
+      '  values: "{\\"global\\":{},\\"level\\":2}"',
+      '  values: "{\\"global\\":{},\\"level\\":1,\\"sub\\":{\\"global\\":{},\\"level\\":2}}"',
+      '  values: "{\\"a\\":{\\"a\\":{\\"global\\":{},\\"level\\":2},\\"b\\":{\\"global\\":{},\\"level\\":2},\\"global\\":{},\\"level\\":1},\\"b\\":{\\"global\\":{},\\"level\\":1,\\"sub\\":{\\"global\\":{},\\"level\\":2}},\\"level\\":0}"',
+    ]);
+  });
+
+  it('three aliases with conditions, depth 3: the documents Helm prints, and its text', () => {
+    const chart = nestedChart({ depth: 3, aliases: ['a', 'b', 'c'], conditions: true, values: 'a:\n  enabled: false\nc:\n  enabled: true\nsub:\n  level: 42\n', template: CM_VALUES });
+    const text = renderChart(chart).text;
+    expect(sources(text)).toEqual([
+      'top/charts/b/charts/b/charts/a/templates/cm.yaml',
+      'top/charts/b/charts/b/charts/b/templates/cm.yaml',
+      'top/charts/b/charts/b/charts/c/templates/cm.yaml',
+      'top/charts/b/charts/b/templates/cm.yaml',
+      'top/charts/b/charts/c/templates/cm.yaml',
+      'top/charts/b/templates/cm.yaml',
+      'top/charts/c/charts/sub/charts/sub/templates/cm.yaml',
+      'top/charts/c/charts/sub/templates/cm.yaml',
+      'top/charts/c/templates/cm.yaml',
+      'top/templates/cm.yaml',
+    ]);
+    // Helm's 5,179 bytes
+    expect(text.length).toBe(5179);
+    expect(sha256(text)).toBe('61fbcdfb389b5ed7a707ea1642ae3036108225f692989f2d9cbbc7b3582d881d');
+  });
+
+  it('depth 16 (2^16 charts if every alias were aliased again): Helm\'s 48 documents, 9,419 bytes', () => {
+    const text = renderChart(nestedChart({ depth: 16, aliases: ['a', 'b'] })).text;
+    const docs = sources(text);
+    expect(docs).toHaveLength(48);
+    expect(docs[0]).toBe(`top/${'charts/a/'.repeat(16)}templates/cm.yaml`);
+    expect(docs[1]).toBe(`top/${'charts/a/'.repeat(15)}charts/b/templates/cm.yaml`);
+    expect(docs[31]).toBe(`top/charts/b/${'charts/sub/'.repeat(15)}templates/cm.yaml`);
+    expect(docs[47]).toBe('top/templates/cm.yaml');
+    expect(text.length).toBe(9419);
+    expect(sha256(text)).toBe('151daa6520f4981f79a87cea8fa4e68b0c0f0b9f76f60725f0d92771e13fc8c9');
+  });
+});
