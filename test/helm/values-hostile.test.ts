@@ -9,6 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderChart } from '../../src/helm/index.js';
+import { helmFuncs } from '../../src/helm/funcs.js';
+import { ExecError, LimitError, Template } from '../../src/go/text/template/template.js';
+import { newMap, type GoValue } from '../../src/go/reflect/value.js';
+import { cli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-values-hostile-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -115,5 +119,75 @@ describe('a subchart listed under two aliases at every level', () => {
     expect(docs[47]).toBe('top/templates/cm.yaml');
     expect(text.length).toBe(9419);
     expect(sha256(text)).toBe('151daa6520f4981f79a87cea8fa4e68b0c0f0b9f76f60725f0d92771e13fc8c9');
+  });
+});
+
+describe('tpl that runs a value which runs itself through tpl', () => {
+  // Helm 3.17.1 has no bound: it clones the template set at every level until Go's stack overflows
+  // (a fatal error after 58 s and 11 GB). Here nested tpl calls stop at 1,000, with one line.
+  const chart = (values: string, template: string): string => {
+    const dir = join(tmp, `tpl-${charts++}`);
+    mkdirSync(join(dir, 'templates'), { recursive: true });
+    writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: tp\nversion: 1.0.0\n');
+    writeFileSync(join(dir, 'values.yaml'), values);
+    writeFileSync(join(dir, 'templates', 'a.yaml'), template);
+    return dir;
+  };
+
+  it('x: "{{ tpl .Values.x . }}" ends at 1,000 nested tpl calls, one line naming the template', async () => {
+    const dir = chart('x: "{{ tpl .Values.x . }}"\n', 'a: {{ tpl .Values.x . }}\n');
+    const r = await cli('chart', dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`sidecar-render: ${dir}/templates/a.yaml:1:3: executing "gotpl" at <tpl .Values.x .>: error calling tpl: exceeded maximum tpl depth (1000)\n`);
+  });
+
+  it('tpl nested 999 deep renders what Helm renders', async () => {
+    // each level of y runs the next: y0 -> y1 -> ... -> y998, which is text
+    const levels = 999;
+    const values = Array.from({ length: levels }, (_, i) => (i === levels - 1 ? `y${i}: end\n` : `y${i}: "{{ tpl .Values.y${i + 1} . }}"\n`)).join('');
+    const dir = chart(values, 'a: {{ tpl .Values.y0 . }}\n');
+    const r = await cli('chart', dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('---\n# Source: tp/templates/a.yaml\na: end\n');
+  });
+
+  /** A template with Helm's functions run on data; the error it ends with. */
+  const failure = (src: string, data: GoValue, tplMax?: number): ExecError => {
+    const t = new Template('t');
+    t.funcs(helmFuncs({ template: () => t, ...(tplMax === undefined ? {} : { tplMax }) }));
+    t.parse(src);
+    try {
+      t.execute(data);
+    } catch (e) {
+      if (e instanceof ExecError) return e;
+      throw e;
+    }
+    throw new Error('no error');
+  };
+
+  it('the bound is an option of helmFuncs; past it a LimitError where the last tpl was called', () => {
+    const data = newMap();
+    data['t'] = '{{ tpl .t . }}';
+    const e = failure('{{ tpl .t . }}', data, 5);
+    expect(e).toBeInstanceOf(LimitError);
+    expect(e.message).toBe('template: t:1:3: executing "t" at <tpl .t .>: error calling tpl: exceeded maximum tpl depth (5)');
+  });
+
+  it('an error deep in tpl calls of a long text: wrapped as Helm wraps it up to 1 MiB, then one bounded line', () => {
+    // each level quotes its 300,000-character text in front of the error of the level inside it
+    const data = newMap();
+    data['n'] = 0;
+    data['t'] = '{{ $_ := set . "n" (add1 .n) }}{{ if lt .n 8 }}{{ tpl .t . }}{{ else }}{{ fail "boom" }}{{ end }}' + 'p'.repeat(300_000);
+    const e = failure('{{ tpl .t . }}', data);
+    expect(e).toBeInstanceOf(LimitError);
+    expect(e.message).toMatch(/^template: t:1:\d+: executing "t" at <tpl \.t \.>: error calling tpl: the error of nested tpl calls passes 1048576 characters; it ends: .*error calling fail: boom$/);
+    expect(e.message.length).toBeLessThan(2_000);
+    // three levels, 900,000 characters of quoted text: Helm's words
+    data['n'] = 5;
+    const three = failure('{{ tpl .t . }}', data);
+    expect(three).not.toBeInstanceOf(LimitError);
+    expect(three.message.split('error during tpl function execution for ').length).toBe(4);
+    expect(three.message).toMatch(/error calling fail: boom$/);
   });
 });
