@@ -15,7 +15,7 @@
 // Proven by: test/vectors/helm-template/, test/helm/chart.test.ts, test/helm/istio-charts.test.ts, test/helm/values-hostile.test.ts
 
 import { copyData } from '../go/text/template/copy.js';
-import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
+import { GO_TYPE, GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import { kindName } from '../go/encoding/json/json.js';
 import { parseInto, SetValuesError, type SetKind } from './strvals.js';
@@ -46,6 +46,28 @@ export function mergeMaps(a: GoMap, b: GoMap): GoMap {
     out[k] = istable(v) && istable(cur) ? mergeMaps(cur, v) : v;
   }
   return out;
+}
+
+/**
+ * mergeMaps(dst, src) into dst itself: src's entries over dst's, tables merged key by key. Merging each
+ * of many -f files into a new map copied everything before it every time (20,000 files: minutes).
+ * dst's tables must be the caller's own, to change; src's are taken as they are (src is not to be used
+ * after). A table of a Go type other than map[string]interface {} is replaced by a plain copy before
+ * it changes, as mergeMaps would copy it.
+ */
+export function mergeMapsInto(dst: GoMap, src: GoMap): void {
+  for (const k of Object.keys(src)) {
+    const v = src[k];
+    let cur = has(dst, k) ? dst[k] : undefined;
+    if (istable(v) && istable(cur)) {
+      if (Object.prototype.hasOwnProperty.call(cur, GO_TYPE)) {
+        const plain = newMap();
+        for (const ck of Object.keys(cur)) plain[ck] = cur[ck];
+        dst[k] = cur = plain;
+      }
+      mergeMapsInto(cur, v);
+    } else dst[k] = v;
+  }
 }
 
 /** A values file (-f): a YAML mapping, or nothing (empty, comments only: {}). Helm reads it with
