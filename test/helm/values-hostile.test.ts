@@ -295,3 +295,56 @@ describe('tens of thousands of values flags', () => {
     expect(Object.keys(typed)).toEqual(['x']);
   });
 });
+
+describe('--set keys nested past Helm\'s limits (Helm 3.17.1 answers)', () => {
+  const dir = (): string => {
+    const d = join(tmp, `nest-${charts++}`);
+    mkdirSync(join(d, 'templates'), { recursive: true });
+    writeFileSync(join(d, 'Chart.yaml'), 'apiVersion: v2\nname: s\nversion: 1.0.0\n');
+    writeFileSync(join(d, 'templates', 'a.yaml'), 'n: {{ len .Values }}\n');
+    return d;
+  };
+  const keys = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}`).join('.');
+  const ok = '---\n# Source: s/templates/a.yaml\nn: 1\n';
+
+  it.each(['--set', '--set-string', '--set-file', '--set-literal'])('%s: 31 dots are refused, 30 are not', async (flag) => {
+    const file = join(tmp, 'one.txt');
+    writeFileSync(file, '1');
+    const value = flag === '--set-file' ? file : '1';
+    const deep = await cli('chart', dir(), flag, `${keys(32)}=${value}`);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toBe(`sidecar-render: failed parsing ${flag} data: value name nested level is greater than maximum supported nested level of 30\n`);
+    const fine = await cli('chart', dir(), flag, `${keys(31)}=${value}`);
+    expect(fine.stderr).toBe('');
+    expect(fine.stdout).toBe(ok);
+  });
+
+  it('--set-json: Helm\'s message names the whole text', async () => {
+    const deep = await cli('chart', dir(), '--set-json', `${keys(32)}=1`);
+    expect(deep.stderr).toBe(`sidecar-render: failed parsing --set-json data ${keys(32)}=1\n`);
+    expect((await cli('chart', dir(), '--set-json', `${keys(31)}=1`)).stdout).toBe(ok);
+  });
+
+  it('lists nest without a bound, in Helm too: a[0] 1,000 deep, k[0].k[0]... 20,000 deep', async () => {
+    expect((await cli('chart', dir(), '--set', `a${'[0]'.repeat(1000)}=1`)).stdout).toBe(ok);
+    const mixed = await cli('chart', dir(), '--set', `${Array.from({ length: 20_000 }, () => 'k[0]').join('.')}=1`);
+    expect(mixed.stderr).toBe('');
+    expect(mixed.stdout).toBe(ok);
+  });
+
+  it.each([
+    ['--set', 'a[65537]=1', 'failed parsing --set data: index of 65537 is greater than maximum supported index of 65536'],
+    ['--set', 'a[0][65537]=1', 'failed parsing --set data: index of 65537 is greater than maximum supported index of 65536'],
+    ['--set-literal', 'a[65537]=1', 'failed parsing --set-literal data: index of 65537 is greater than maximum supported index of 65536'],
+    ['--set-json', 'a[65537]=1', 'failed parsing --set-json data a[65537]=1'],
+    ['--set', 'a[-1]=1', 'failed parsing --set data: negative -1 index not allowed'],
+  ])('%s %s: %s', async (flag, arg, message) => {
+    const r = await cli('chart', dir(), flag, arg);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sidecar-render: ${message}\n`);
+  });
+
+  it('a[65536] is the last index there is', async () => {
+    expect((await cli('chart', dir(), '--set', 'a[65536]=1')).stdout).toBe(ok);
+  });
+});
