@@ -13,9 +13,9 @@
 // into the clone under the set's name and executes it, as Helm does.
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/engine/{funcs,engine}.go
-// Proven by: test/vectors/helm/funcs.jsonl
+// Proven by: test/vectors/helm/funcs.jsonl, test/helm/values-hostile.test.ts
 
-import { checkExpandedSize } from '../guard/limits.js';
+import { checkExpandedSize, LimitExceeded } from '../guard/limits.js';
 import { funcMap, def, newMap, withType, GoError, GoNil, SLICE_IFACE, MAP_STRING_IFACE, type FuncMap, type GoValue } from '../go/reflect/value.js';
 import { LimitError, TemplateError, type Template } from '../go/text/template/template.js';
 import { goQuote } from '../go/strconv/quote.js';
@@ -28,6 +28,16 @@ import { isStackOverflow } from '../guard/stack.js';
 /** Helm refuses an include nested deeper than this for one template name (engine.go recursionMaxNums). */
 export const HELM_INCLUDE_MAX = 1000;
 
+/**
+ * tpl calls nested deeper than this end the render. Helm has no bound: a value that runs itself through
+ * tpl (`x: "{{ tpl .Values.x . }}"`) clones the template set at every level until Go's stack overflows
+ * (a fatal error after a minute and 11 GB); real charts nest tpl a few levels.
+ */
+export const TPL_MAX = 1000;
+
+/** The longest error a tpl call wraps in its own words (Helm's message quotes the text it ran). */
+const TPL_ERROR_MAX = 1024 * 1024;
+
 export interface HelmOptions extends SprigOptions {
   /** The template set being executed (include looks names up in it, tpl clones it). Called at call time. */
   template: () => Template;
@@ -35,6 +45,8 @@ export interface HelmOptions extends SprigOptions {
   strict?: boolean;
   /** Nesting allowed per template name for include/tpl (default: Helm's 1000). */
   includeMax?: number;
+  /** Nested tpl calls allowed (default TPL_MAX, 1000). */
+  tplMax?: number;
 }
 
 const I = 'interface {}';
@@ -62,6 +74,9 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
   delete f['expandenv'];
   const max = opts.includeMax ?? HELM_INCLUDE_MAX;
   const included = new Map<string, number>();
+  const tplMax = opts.tplMax ?? TPL_MAX;
+  // tpl calls under way, nested in one another
+  let tplDepth = 0;
 
   const nestedError = (name: string): GoError =>
     new GoError(`rendering template has a nested reference name: ${name}: unable to execute template`);
@@ -88,28 +103,44 @@ export function helmFuncs(opts: HelmOptions): FuncMap {
 
   const tplFor = (set: () => Template): ReturnType<typeof def> =>
     def('tpl', `func(string, ${I}) (string, error)`, (text: string, vals: GoValue) => {
-      const parent = set();
-      const t = parent.clone();
-      t.option(opts.strict ? 'missingkey=error' : 'missingkey=zero');
-      // include and tpl inside the text see the clone, so its {{define}}s can be included.
-      t.funcs({ include: includeFor(() => t), tpl: tplFor(() => t) });
-      const nt = t.new(parent.name());
+      // a limit, so that no tpl around it wraps the message again
+      if (tplDepth >= tplMax) throw new LimitExceeded(`exceeded maximum tpl depth (${tplMax})`);
+      tplDepth++;
       try {
-        nt.parse(text);
-      } catch (e) {
-        if (isStackOverflow(e)) throw e;
-        throw new GoError(`cannot parse template ${goQuote(text)}: ${execErrorText(e)}`);
+        return runTpl(set, text, vals);
+      } finally {
+        tplDepth--;
       }
-      let out: string;
-      try {
-        out = nt.execute(vals ?? null);
-      } catch (e) {
-        if (e instanceof LimitError) throw e;
-        if (isStackOverflow(e)) throw nestedError(parent.name());
-        throw new GoError(`error during tpl function execution for ${goQuote(text)}: ${execErrorText(e)}`);
-      }
-      return out.split('<no value>').join('');
     });
+
+  const runTpl = (set: () => Template, text: string, vals: GoValue): string => {
+    const parent = set();
+    const t = parent.clone();
+    t.option(opts.strict ? 'missingkey=error' : 'missingkey=zero');
+    // include and tpl inside the text see the clone, so its {{define}}s can be included.
+    t.funcs({ include: includeFor(() => t), tpl: tplFor(() => t) });
+    const nt = t.new(parent.name());
+    try {
+      nt.parse(text);
+    } catch (e) {
+      if (isStackOverflow(e)) throw e;
+      throw new GoError(`cannot parse template ${goQuote(text)}: ${execErrorText(e)}`);
+    }
+    let out: string;
+    try {
+      out = nt.execute(vals ?? null);
+    } catch (e) {
+      if (e instanceof LimitError) throw e;
+      // a limit, not an error each tpl around it would wrap again (quoting its text) on the way out
+      if (isStackOverflow(e)) throw new LimitExceeded('tpl nesting exceeds the JavaScript call stack');
+      const inner = execErrorText(e);
+      // each tpl around an error quotes its own text in front of it: past TPL_ERROR_MAX the message
+      // would only grow (a 1 MB text run 1,000 deep is a 1 GB message)
+      if (inner.length > TPL_ERROR_MAX) throw new LimitExceeded(`the error of nested tpl calls passes ${TPL_ERROR_MAX} characters; it ends: ${inner.slice(-200)}`);
+      throw new GoError(`error during tpl function execution for ${goQuote(text)}: ${inner}`);
+    }
+    return out.split('<no value>').join('');
+  };
 
   const helm: FuncMap = {
     toYaml: def('toYaml', `func(${I}) string`, (v: GoValue) => {

@@ -21,7 +21,7 @@ import { isCompatibleRange } from '../sprig/semver.js';
 import { renderTemplates, type EngineOptions } from './engine.js';
 import { DEFAULT_KUBE_VERSION, capabilitiesObject, parseKubeVersion, releaseObject, type CapabilitiesOptions, type ReleaseOptions } from './objects.js';
 import { showOnly, sortManifests, type CrdFile, type Hook, type Manifest } from './manifests.js';
-import { SET_KINDS, applyHelmSet, coalesceChartValues, mergeMaps, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
+import { SET_KINDS, applyHelmSet, coalesceChartValues, mergeMapsInto, processDependencies, processImportValues, readValuesText, type Warn } from './values.js';
 import { SetValuesError, type SetKind } from './strvals.js';
 import { copyData } from '../go/text/template/copy.js';
 import { validateAgainstSchema } from './schema.js';
@@ -107,10 +107,12 @@ function readText(file: string): string {
 /** The user's values: files, then data, then --set-json, --set, --set-string, --set-file, --set-literal
  *  (pkg/cli/values MergeValues). */
 export function userValues(opts: ChartRenderOptions): GoMap {
-  let v = opts.baseValues ? mergeMaps(newMap(), opts.baseValues) : newMap();
+  // merged in place: the caller's maps are copied first, each file's are new
+  let v = newMap();
+  if (opts.baseValues) mergeMapsInto(v, copyData(opts.baseValues) as GoMap);
   const files = [...(opts.valuesFiles ?? []), ...(Array.isArray(opts.values) ? opts.values : [])];
-  for (const f of files) v = mergeMaps(v, readValuesText(f === '-' && opts.stdin !== undefined ? opts.stdin : readText(f), f));
-  if (opts.values && !Array.isArray(opts.values)) v = mergeMaps(v, opts.values);
+  for (const f of files) mergeMapsInto(v, readValuesText(f === '-' && opts.stdin !== undefined ? opts.stdin : readText(f), f));
+  if (opts.values && !Array.isArray(opts.values)) mergeMapsInto(v, copyData(opts.values) as GoMap);
   // the texts are parsed into the map itself: nothing of the caller's may be changed
   v = copyData(v) as GoMap;
   const lists: Record<SetKind, string[] | undefined> = {

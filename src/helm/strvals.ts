@@ -15,7 +15,7 @@
 // numbers) and where `null` deletes the key at once.
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/strvals/{parser,literal_parser}.go, pkg/cli/values/options.go (mergeMaps)
-// Proven by: test/vectors/helm-template/set.yaml, test/istio/setvalues.test.ts
+// Proven by: test/vectors/helm-template/set.yaml, test/istio/setvalues.test.ts, test/helm/values-hostile.test.ts
 
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
 import { clone, isObject, newObject } from '../go/encoding/json/value.js';
@@ -81,6 +81,22 @@ function assertMap(v: GoValue): GoMap {
 
 function own(m: GoMap, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(m, k);
+}
+
+/** A key each map was last seen to hold (the parser notes each key it stores). */
+const someKey = new WeakMap<GoMap, string>();
+
+/** len(m) == 0, in constant time while the map still holds the key noted for it: listing the keys of a
+ *  map that 20,000 flags fill, once a flag, made them quadratic. */
+function isEmpty(m: GoMap): boolean {
+  const known = someKey.get(m);
+  if (known !== undefined && own(m, known)) return false;
+  for (const k in m) {
+    if (!own(m, k)) continue;
+    someKey.set(m, k);
+    return false;
+  }
+  return true;
 }
 
 /** typedVal: the Go value of a --set text. */
@@ -188,7 +204,10 @@ class Parser {
   private set(data: GoMap, key: string, val: GoValue): void {
     if (key.length === 0) return;
     if (val === null && this.deleteNull) delete data[key];
-    else data[key] = val;
+    else {
+      data[key] = val;
+      someKey.set(data, key);
+    }
   }
 
   /** key: one name=value (or name.…, name[…]) into data; undefined when more may follow. */
@@ -247,7 +266,7 @@ class Parser {
         if (level > MAX_NESTED_NAME_LEVEL) return new SetValuesError(`value name nested level is greater than maximum supported nested level of ${MAX_NESTED_NAME_LEVEL}`);
         const inner = own(data, k) ? assertMap(data[k]) : newMap();
         const e = this.key(inner, level);
-        const empty = Object.keys(inner).length === 0;
+        const empty = isEmpty(inner);
         if (e === undefined && empty) return new SetValuesError(`key map "${k}" has no value`);
         if (!empty) this.set(data, k, inner);
         return e;
@@ -301,12 +320,9 @@ class Parser {
   private setIndex(list: GoValue[], index: number, val: GoValue): { list: GoValue[]; err?: Failure } {
     if (index < 0) return { list, err: new SetValuesError(`negative ${index} index not allowed`) };
     if (index > MAX_INDEX) return { list, err: new SetValuesError(`index of ${index} is greater than maximum supported index of ${MAX_INDEX}`) };
-    if (list.length <= index) {
-      // a longer slice: a new one, filled with nil
-      const grown: GoValue[] = new Array<GoValue>(index + 1).fill(null);
-      for (let i = 0; i < list.length; i++) grown[i] = list[i];
-      list = grown;
-    }
+    // a longer slice, filled with nil: Go copies it into a new one at every growth; here the list
+    // grows in place (no one else holds it), so a[0]=..., a[1]=..., a[20000]=... is not quadratic
+    while (list.length <= index) list.push(null);
     list[index] = val;
     return { list };
   }

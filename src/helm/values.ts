@@ -12,16 +12,16 @@
 // Values are Go values (maps with no prototype, numbers float64 as sigs.k8s.io/yaml decodes them).
 //
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chartutil/{coalesce,dependencies}.go, pkg/cli/values/options.go
-// Proven by: test/vectors/helm-template/, test/helm/chart.test.ts, test/helm/istio-charts.test.ts
+// Proven by: test/vectors/helm-template/, test/helm/chart.test.ts, test/helm/istio-charts.test.ts, test/helm/values-hostile.test.ts
 
 import { copyData } from '../go/text/template/copy.js';
-import { GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
+import { GO_TYPE, GoNum, T, isMap, newMap, type GoMap, type GoValue } from '../go/reflect/value.js';
 import { InputError } from '../yaml/load.js';
 import { kindName } from '../go/encoding/json/json.js';
 import { sprintf } from '../go/fmt/print.js';
 import { parseInto, SetValuesError, type SetKind } from './strvals.js';
 import type { Json, JsonObject } from '../go/encoding/json/value.js';
-import { cloneChart, firstYamlDocument, type Chart, type ChartDependency } from './chart.js';
+import { firstYamlDocument, type Chart, type ChartDependency } from './chart.js';
 import { isCompatibleRange } from '../sprig/semver.js';
 
 const GLOBAL = 'global';
@@ -47,6 +47,28 @@ export function mergeMaps(a: GoMap, b: GoMap): GoMap {
     out[k] = istable(v) && istable(cur) ? mergeMaps(cur, v) : v;
   }
   return out;
+}
+
+/**
+ * mergeMaps(dst, src) into dst itself: src's entries over dst's, tables merged key by key. Merging each
+ * of many -f files into a new map copied everything before it every time (20,000 files: minutes).
+ * dst's tables must be the caller's own, to change; src's are taken as they are (src is not to be used
+ * after). A table of a Go type other than map[string]interface {} is replaced by a plain copy before
+ * it changes, as mergeMaps would copy it.
+ */
+export function mergeMapsInto(dst: GoMap, src: GoMap): void {
+  for (const k of Object.keys(src)) {
+    const v = src[k];
+    let cur = has(dst, k) ? dst[k] : undefined;
+    if (istable(v) && istable(cur)) {
+      if (Object.prototype.hasOwnProperty.call(cur, GO_TYPE)) {
+        const plain = newMap();
+        for (const ck of Object.keys(cur)) plain[ck] = cur[ck];
+        dst[k] = cur = plain;
+      }
+      mergeMapsInto(cur, v);
+    } else dst[k] = v;
+  }
 }
 
 /** A values file (-f): a YAML mapping, or nothing (empty, comments only: {}). Helm reads it with
@@ -226,33 +248,53 @@ function processConditions(reqs: ChartDependency[], cvals: GoMap, cpath: string,
   }
 }
 
-/** processDependencyEnabled: aliases applied, disabled subcharts removed (recursively). */
+/** Chart.SetDependencies: the chart's own new list, each subchart's parent pointed at it. */
+function setDependencies(c: Chart, deps: Chart[]): void {
+  c.dependencies = [...deps];
+  for (const d of deps) d.parent = c;
+}
+
+/**
+ * processDependencyEnabled: aliases applied, disabled subcharts removed (recursively). It changes the
+ * chart given (renderChart gives it a copy of the loaded chart), as Helm changes its own:
+ *
+ * an alias is a shallow copy of the subchart (getAliasDependency), sharing its subcharts and its
+ * Chart.yaml dependency entries with every other alias of it; processing the first copy renames those
+ * shared entries to their aliases, so in every later copy of the same subchart no entry names a
+ * subchart any more: its subcharts stay as they are, unaliased (Helm 3.17.1: a chart listing `sub`
+ * twice as `a` and `b` renders a/charts/a, a/charts/b and b/charts/sub). The tree grows with the
+ * chart's folders, never doubling per level.
+ */
 export function processDependencies(c: Chart, user: GoMap, warn: Warn = () => {}, cpath = ''): void {
   if (c.dependenciesMeta.length === 0) return;
   const compatible = (d: Chart, r: ChartDependency): boolean => d.name === r.name && isCompatibleRange(r.version, typeof d.metadata.version === 'string' ? d.metadata.version : '');
+  const subcharts = c.dependencies;
   // subcharts in charts/ that Chart.yaml does not list (in a version it accepts) are always kept
-  const kept: Chart[] = c.dependencies.filter((d) => !c.dependenciesMeta.some((r) => compatible(d, r)));
+  const kept: Chart[] = subcharts.filter((d) => !c.dependenciesMeta.some((r) => compatible(d, r)));
   for (const r of c.dependenciesMeta) {
-    const found = c.dependencies.find((d) => compatible(d, r));
+    const found = subcharts.find((d) => compatible(d, r));
     if (found) {
-      const copy = cloneChart(found, c);
+      const copy: Chart = { ...found, metadata: { ...found.metadata } };
       if (r.alias) {
         copy.name = r.alias;
         copy.metadata.name = r.alias;
       }
       kept.push(copy);
     }
+    // the entry is shared with every copy of this chart
     if (r.alias) r.name = r.alias;
   }
-  c.dependencies = kept;
+  setDependencies(c, kept);
   for (const r of c.dependenciesMeta) r.enabled = true;
   const cvals = coalesceChartValues(c, user, () => {});
   processTags(c.dependenciesMeta, cvals, warn);
   processConditions(c.dependenciesMeta, cvals, cpath, warn);
   const disabled = new Set(c.dependenciesMeta.filter((r) => !r.enabled).map((r) => r.name));
-  c.dependencies = c.dependencies.filter((d) => !disabled.has(d.name));
-  c.dependenciesMeta = c.dependenciesMeta.filter((r) => !disabled.has(r.name));
-  for (const d of c.dependencies) processDependencies(d, cvals, warn, `${cpath}${d.name}.`);
+  const enabled = c.dependencies.filter((d) => !disabled.has(d.name));
+  const enabledMeta = c.dependenciesMeta.filter((r) => !disabled.has(r.name));
+  for (const d of enabled) processDependencies(d, cvals, warn, `${cpath}${d.name}.`);
+  c.dependenciesMeta = enabledMeta;
+  setDependencies(c, enabled);
 }
 
 // ---------- dependencies.go: import-values ----------
