@@ -8,7 +8,7 @@ import { MAX_CHART_DEPTH, MAX_FILES, MAX_TREE_BYTES, MAX_TREE_CHARTS, MAX_TREE_F
 import { MAX_TAR_BYTES } from '../src/helm/tar.js';
 import { MAX_IGNORE_RULES, MAX_IGNORE_STEPS } from '../src/helm/ignore.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../src/helm/schema.js';
-import { HELM_INCLUDE_MAX } from '../src/helm/funcs.js';
+import { HELM_INCLUDE_MAX, TPL_MAX } from '../src/helm/funcs.js';
 import { MAX_INPUT_BYTES } from '../src/guard/fs.js';
 import { DEFAULT_MAX_LIST_LENGTH } from '../src/guard/limits.js';
 import { MAX_CASES } from '../src/golden/matrix.js';
@@ -38,6 +38,7 @@ describe('the README Limits table', () => {
     ['template execution: wall time', `${DEFAULT_TIMEOUT_MS / 1000} s`],
     ['nested `template`', count(MAX_EXEC_DEPTH)],
     ['`include` or `tpl` of one name', count(HELM_INCLUDE_MAX)],
+    ['nested `tpl` calls', count(TPL_MAX)],
     ['one list a function makes', count(DEFAULT_MAX_LIST_LENGTH)],
     ['files in one chart', count(MAX_FILES)],
     ['charts in one tree', count(MAX_TREE_CHARTS)],
