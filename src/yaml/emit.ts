@@ -35,7 +35,24 @@ const isLetter = (r: number): boolean =>
   r < 0x80 ? (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) : LETTER.test(String.fromCodePoint(r));
 const isDigitRune = (r: number): boolean => (r >= 0x30 && r <= 0x39) || (r > 0x7f && DIGIT.test(String.fromCodePoint(r)));
 
-function runes(s: string): number[] {
+/** A text's code points: a plain array for the short texts of keys and names, a typed array of
+ *  exactly the text's size for a long one (a 60 MiB value as a growing array of numbers took ten
+ *  times its size). */
+type Runes = number[] | Uint32Array;
+
+function runes(s: string): number[];
+function runes(s: string, long: true): Runes;
+function runes(s: string, long?: true): Runes {
+  if (long && s.length > 4096) {
+    const out = new Uint32Array(s.length);
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.codePointAt(i)!;
+      out[n++] = c;
+      if (c > 0xffff) i++;
+    }
+    return out.subarray(0, n);
+  }
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.codePointAt(i)!;
@@ -142,7 +159,7 @@ function stringStyle(s: string, info: ScalarInfo | undefined): Style {
 /** What the emitter works out about a scalar's text, kept for the short texts that recur in every
  *  render (keys, names, images, ports): its code points, libyaml's analysis, the style of a string. */
 interface ScalarInfo {
-  cps?: number[];
+  cps?: Runes;
   analysis?: Analysis;
   style?: Style;
   /** AS_IS: json.Marshal and yaml.v2 keep the text as it is. */
@@ -166,20 +183,20 @@ function scalarInfo(s: string): ScalarInfo {
 }
 
 /** analyzed() of a scalar node's text, through the facts the node carries when it has them. */
-function analyzedNode(n: { value: string; info: ScalarInfo | undefined }): { cps: number[]; analysis: Analysis } {
+function analyzedNode(n: { value: string; info: ScalarInfo | undefined }): { cps: Runes; analysis: Analysis } {
   const info = n.info;
   if (info === undefined) return analyzed(n.value);
   if (info.cps === undefined) {
-    info.cps = runes(n.value);
+    info.cps = runes(n.value, true);
     info.analysis = analyze(info.cps);
   }
-  return info as { cps: number[]; analysis: Analysis };
+  return info as { cps: Runes; analysis: Analysis };
 }
 
 /** The code points of a scalar and their analysis (shared, never changed). */
-function analyzed(s: string): { cps: number[]; analysis: Analysis } {
+function analyzed(s: string): { cps: Runes; analysis: Analysis } {
   if (s.length > CACHED_LENGTH) {
-    const cps = runes(s);
+    const cps = runes(s, true);
     return { cps, analysis: analyze(cps) };
   }
   const info = scalarInfo(s);
@@ -187,7 +204,7 @@ function analyzed(s: string): { cps: number[]; analysis: Analysis } {
     info.cps = runes(s);
     info.analysis = analyze(info.cps);
   }
-  return info as { cps: number[]; analysis: Analysis };
+  return info as { cps: Runes; analysis: Analysis };
 }
 
 /** A JSON number literal as yaml.v2 resolves it (int, uint64 or float64) and formats it again. */
@@ -292,7 +309,7 @@ const isPrintableCP = (c: number): boolean =>
   c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
 
 /** yaml_emitter_analyze_scalar. */
-function analyze(value: number[]): Analysis {
+function analyze(value: Runes): Analysis {
   if (value.length === 0) {
     return { multiline: false, flowPlainAllowed: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
   }
@@ -582,7 +599,7 @@ class Emitter {
     this.popIndent();
   }
 
-  private writePlain(v: number[], allowBreaks: boolean, text: string): void {
+  private writePlain(v: Runes, allowBreaks: boolean, text: string): void {
     if (!this.whitespace) this.put(' ');
     // Plain scalars hold no line breaks; without a space past the width nothing folds either.
     const lastSpace = v.lastIndexOf(0x20);
@@ -619,7 +636,7 @@ class Emitter {
     this.indention = false;
   }
 
-  private writeSingleQuoted(v: number[], allowBreaks: boolean): void {
+  private writeSingleQuoted(v: Runes, allowBreaks: boolean): void {
     this.writeIndicator("'", true, false, false);
     let spaces = false;
     let breaks = false;
@@ -649,7 +666,7 @@ class Emitter {
     this.indention = false;
   }
 
-  private writeDoubleQuoted(v: number[], allowBreaks: boolean): void {
+  private writeDoubleQuoted(v: Runes, allowBreaks: boolean): void {
     let spaces = false;
     this.writeIndicator('"', true, false, false);
     // libyaml's is_bom looks at the first bytes of the whole value, so a leading BOM escapes everything.
@@ -706,7 +723,7 @@ class Emitter {
     this.indention = false;
   }
 
-  private writeBlockScalarHints(v: number[]): void {
+  private writeBlockScalarHints(v: Runes): void {
     if (v.length > 0 && (v[0] === 0x20 || isBreakCP(v[0]!))) this.writeIndicator(String(this.bestIndent), false, false, false);
     let chomp = '';
     if (v.length === 0) chomp = '-';
@@ -719,7 +736,7 @@ class Emitter {
     if (chomp) this.writeIndicator(chomp, false, false, false);
   }
 
-  private writeLiteral(v: number[]): void {
+  private writeLiteral(v: Runes): void {
     this.writeIndicator('|', true, false, false);
     this.writeBlockScalarHints(v);
     this.putBreak();
