@@ -15,8 +15,7 @@ import { asStringMap, asArray, detached, evidenceOf, isObject, get, getIn, parse
 import { ownedByPresent, toWorkload, wouldInject, workloadId, type Workload } from './workload.js';
 import { InputError } from './input.js';
 import { defaultInject } from './render.js';
-import { readFileSync } from 'node:fs';
-import { readReason } from '../guard/fs.js';
+import { InputTooLarge, readBytesLimited, readReason } from '../guard/fs.js';
 import { decodeInput } from '../yaml/load.js';
 import type { PathSeg, JsonObject } from './types.js';
 import { detectIstioVersion, formatIstioVersion, LATEST, releaseWhy } from '../istio/version.js';
@@ -106,9 +105,9 @@ export interface AuditResult {
 
 function readBytes(file: string): Buffer {
   try {
-    return readFileSync(file);
+    return readBytesLimited(file);
   } catch (e) {
-    throw new InputError(readReason(e), file);
+    throw new InputError(e instanceof InputTooLarge ? e.message : readReason(e), file);
   }
 }
 

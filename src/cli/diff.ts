@@ -8,6 +8,7 @@ import { diffInjection, failures, FAIL_ON, formatDiffText, type DiffSide, type F
 import { RENDER_MODES, type NativeSidecarsMode, type RenderMode } from '../istio/inject.js';
 import { workloadFiles } from '../inputs/files.js';
 import { collect, oneOf } from './options.js';
+import { readTextLimited } from '../guard/fs.js';
 
 interface DiffFlags {
   from: string;
@@ -42,9 +43,11 @@ function isChart(p: string): boolean {
   }
 }
 
+/** An IstioOperator file (read no further than the input limit: past it, the side is read as a
+ *  ConfigMap file, whose reading then says what went wrong). */
 function isOperator(file: string): boolean {
   try {
-    return /^kind:\s*IstioOperator\s*$/m.test(fs.readFileSync(file, 'utf8'));
+    return /^kind:\s*IstioOperator\s*$/m.test(readTextLimited(file));
   } catch {
     return false;
   }

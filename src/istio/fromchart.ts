@@ -9,8 +9,8 @@
 //
 // Upstream: none (the injector and mesh ConfigMaps an istiod chart renders, as exported files)
 
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { readReason } from '../guard/fs.js';
+import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { InputTooLarge, readReason, readTextLimited } from '../guard/fs.js';
 import { join } from 'node:path';
 import { renderChart, type ChartRenderOptions, type Manifest } from '../helm/index.js';
 import { isMap, type GoMap } from '../go/reflect/value.js';
@@ -145,9 +145,9 @@ function renderConfigMaps(src: ChartSource): ChartConfigMaps {
   if (src.iop) {
     let text: string;
     try {
-      text = readFileSync(src.iop, 'utf8');
+      text = readTextLimited(src.iop);
     } catch (e) {
-      throw new InputError(readReason(e), src.iop);
+      throw new InputError(e instanceof InputTooLarge ? e.message : readReason(e), src.iop);
     }
     opts.baseValues = iopValues(text, src.iop);
   }

@@ -90,6 +90,10 @@ describe('every command refuses an endless or huge input with one line, quickly'
     ['golden check', () => ['golden', 'check', '/dev/zero']],
     ['chart -f', () => ['chart', chart, '-f', '/dev/zero']],
     ['chart -f sparse', () => ['chart', chart, '-f', sparse]],
+    // read whole before (an abort: std::bad_alloc)
+    ['diff --to', () => ['diff', '--from', CM, '--to', '/dev/zero', '-f', DEPLOY]],
+    ['diff --from', () => ['diff', '--from', '/dev/zero', '--to', CM, '-f', DEPLOY]],
+    ['render --chart --iop', () => ['render', '--chart', chart, '--iop', '/dev/zero', '-f', DEPLOY]],
   ];
   it.each(cases)('%s', (_what, args) => {
     const r = runBin(args(), { timeoutMs: 30_000 });
