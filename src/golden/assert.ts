@@ -1,10 +1,9 @@
 // Golden-file assertions for a test suite (vitest, jest, node:test): compare a rendering with a file,
 // or rewrite the file when asked (UPDATE_GOLDEN=1 or { update: true }).
 
-import * as fs from 'node:fs';
 import { compareRendering, type Comparison } from './compare.js';
 import type { CompareMode } from './matrix.js';
-import { writeFileAtomic } from '../guard/fs.js';
+import { readTextLimited, writeFileAtomic } from '../guard/fs.js';
 
 export interface GoldenOptions {
   compare?: CompareMode;
@@ -17,7 +16,7 @@ export function matchGolden(actual: string, goldenFile: string, opts: GoldenOpti
   const update = opts.update ?? process.env.UPDATE_GOLDEN === '1';
   let want: string | undefined;
   try {
-    want = fs.readFileSync(goldenFile, 'utf8');
+    want = readTextLimited(goldenFile);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareRendering } from './compare.js';
 import type { GoldenCase, GoldenMatrix } from './matrix.js';
-import { FileError, listFiles, realPathLoose, writeError, writeFileAtomic } from '../guard/fs.js';
+import { FileError, listFiles, readTextLimited, realPathLoose, writeError, writeFileAtomic } from '../guard/fs.js';
 import { isInside } from './matrix.js';
 
 /** Renders one case to the text its golden file holds. */
@@ -56,7 +56,7 @@ const RECORD = '.sidecar-render-golden';
 
 function readRecord(m: GoldenMatrix): Set<string> {
   try {
-    const text = fs.readFileSync(goldenTarget(m, path.join(m.goldenDir, RECORD)), 'utf8');
+    const text = readTextLimited(goldenTarget(m, path.join(m.goldenDir, RECORD)));
     return new Set(text.split('\n').filter((l) => l !== '' && !l.startsWith('#')));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
@@ -89,7 +89,7 @@ function readIfExists(m: GoldenMatrix, file: string): string | undefined {
   try {
     // a FIFO or device would block or never end: goldens are regular files
     if (!fs.statSync(real).isFile()) throw new GoldenFileError(`golden file ${rel(m, file)} is not a regular file`);
-    return fs.readFileSync(real, 'utf8');
+    return readTextLimited(real);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (e instanceof GoldenFileError) throw e;

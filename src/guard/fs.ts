@@ -58,6 +58,7 @@ export function readReason(e: unknown): string {
 }
 
 export function writeError(e: unknown, file: string, verb = 'cannot write'): Error {
+  if (e instanceof InputTooLarge) return new FileError(file, `${verb}: ${e.message}`);
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(String(e));
   return new FileError(file, `${verb}: ${REASONS[code] ?? code}`);

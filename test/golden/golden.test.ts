@@ -104,6 +104,18 @@ describe('check and update', () => {
     expect(again.stale).toEqual([]);
   });
 
+  it('reads a golden file no further than the input limit (a 3 GiB sparse file fails its case at once)', async () => {
+    const m = setup();
+    await updateMatrix(m, describeCase);
+    const huge = path.join(dir, 'out', 'single.yaml');
+    fs.truncateSync(huge, 3 * 1024 ** 3);
+    const r = await checkMatrix(m, describeCase);
+    const single = r.results.find((x) => x.name === 'single')!;
+    expect(single.status).toBe('failed');
+    expect(single.error).toMatch(/single\.yaml.*more than the limit of 67108864/);
+    expect(r.passed).toBe(4);
+  });
+
   it('names exactly the case whose golden has a one-character change', async () => {
     const m = setup();
     await updateMatrix(m, describeCase);
