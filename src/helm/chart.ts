@@ -75,6 +75,12 @@ interface Tree {
 
 const newTree = (): Tree => ({ charts: 0, files: 0, bytes: 0 });
 
+/** `n` more charts in the tree of the chart at `where`. */
+function addCharts(tree: Tree, n: number, where: string): void {
+  tree.charts += n;
+  if (tree.charts > MAX_TREE_CHARTS) throw new InputError(`more than ${MAX_TREE_CHARTS} charts in one tree (subcharts at every depth count)`, where);
+}
+
 /** `files` more files of `bytes` bytes read for the chart at `where`. */
 function take(tree: Tree, files: number, bytes: number, where: string): void {
   tree.files += files;
@@ -162,7 +168,7 @@ export function loadArchive(gz: Buffer, label: string, depth = 0, tree: Tree = n
       // an archive written on Windows may use '\\'
       const delimiter = raw.includes('\\') ? '\\' : '/';
       const parts = raw.split(delimiter);
-      let n = parts.slice(1).join(delimiter).split(delimiter).join('/');
+      let n = parts.slice(1).join('/');
       if (n.startsWith('/')) throw new InputError('chart illegally contains absolute paths', label);
       n = cleanPath(n);
       if (n === '.') throw new InputError(`chart illegally contains content outside the base directory: ${goQuote(raw)}`, label);
@@ -361,7 +367,7 @@ function dependencyList(doc: LoadedDocument, list: Json | undefined, key: string
 export function loadFiles(files: ChartFile[], location: string, depth = 0, tree: Tree = newTree()): Chart {
   if (depth > MAX_CHART_DEPTH) throw new InputError(`subcharts nest more than ${MAX_CHART_DEPTH} deep`, location);
   // a subchart was counted by its parent, with its siblings, before any of them was read
-  if (depth === 0 && ++tree.charts > MAX_TREE_CHARTS) throw new InputError(`more than ${MAX_TREE_CHARTS} charts in one tree (subcharts at every depth count)`, location);
+  if (depth === 0) addCharts(tree, 1, location);
   let metadata: JsonObject | undefined;
   let metaDoc: LoadedDocument | undefined;
   let requirements: { doc: LoadedDocument; list: Json | undefined } | undefined;
@@ -418,9 +424,9 @@ export function loadFiles(files: ChartFile[], location: string, depth = 0, tree:
     location,
   };
   // Go ranges over a map here, in no fixed order; by name is one Helm may produce, and stable.
+  // (a file directly in charts/ that is not an archive is not a chart)
   const names = [...subcharts.keys()].sort().filter((n) => !n.startsWith('_') && !n.startsWith('.') && (n.endsWith('.tgz') || subcharts.get(n)!.some((f) => f.name.includes('/'))));
-  tree.charts += names.length;
-  if (tree.charts > MAX_TREE_CHARTS) throw new InputError(`more than ${MAX_TREE_CHARTS} charts in one tree (subcharts at every depth count)`, location);
+  addCharts(tree, names.length, location);
   for (const cname of names) {
     const sub = subcharts.get(cname)!;
     let sc: Chart;
@@ -430,8 +436,6 @@ export function loadFiles(files: ChartFile[], location: string, depth = 0, tree:
       sc = loadArchive(f.data, `${location}/charts/${cname}`, depth + 1, tree);
     } else {
       const inner = sub.filter((f) => f.name.includes('/')).map((f) => ({ name: f.name.slice(f.name.indexOf('/') + 1), data: f.data }));
-      // a file directly in charts/ that is not an archive is not a chart
-      if (inner.length === 0) continue;
       sc = loadFiles(inner, `${location}/charts/${cname}`, depth + 1, tree);
     }
     sc.parent = chart;

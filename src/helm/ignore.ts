@@ -13,7 +13,7 @@
 // Proven by: test/helm/glob-hostile.test.ts
 
 import { InputError } from '../yaml/load.js';
-import { isSpace } from '../sprig/util.js';
+import { trimSpace } from '../sprig/strings.js';
 import { FilepathPattern, takeFilepathSteps } from './match.js';
 
 export const MAX_IGNORE_RULES = 10_000;
@@ -35,15 +35,6 @@ interface Rule {
    */
   slashes: number;
   tries: number;
-}
-
-function trimGoSpace(s: string): string {
-  const cps = Array.from(s);
-  let a = 0;
-  let b = cps.length;
-  while (a < b && isSpace(cps[a]!.codePointAt(0)!)) a++;
-  while (b > a && isSpace(cps[b - 1]!.codePointAt(0)!)) b--;
-  return a === 0 && b === cps.length ? s : cps.slice(a, b).join('');
 }
 
 /** A path and its base name, each encoded once however many rules test it. */
@@ -87,7 +78,7 @@ export class IgnoreRules {
 
   /** Helm's parseRule. */
   private add(line: string, file: string, lineNo: number, byHelm = false): void {
-    let rule = trimGoSpace(line);
+    let rule = trimSpace(line);
     if (rule === '' || rule.startsWith('#')) return;
     if (!byHelm && this.rules.length >= MAX_IGNORE_RULES) {
       throw new InputError(`more than ${MAX_IGNORE_RULES} rules: a .helmignore is read to ${MAX_IGNORE_RULES} rules`, file, lineNo);

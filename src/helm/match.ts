@@ -10,6 +10,7 @@
 // Proven by: test/helm/chart.test.ts, test/helm/glob-hostile.test.ts
 
 import { RE2JS } from 're2js';
+import { decodeRune } from '../go/strconv/strconv.js';
 
 // ---------- path/filepath.Match ----------
 
@@ -35,36 +36,6 @@ interface RuneClass {
 interface Chunk {
   star: boolean;
   tokens: Token[];
-}
-
-/** Go's utf8.DecodeRune: the rune at s[i] and its width; (U+FFFD, 1) where the bytes are not UTF-8. */
-function decodeRune(s: Uint8Array, i: number): [number, number] {
-  const b = s[i]!;
-  if (b < 0x80) return [b, 1];
-  const cont = (k: number): number => {
-    const c = s[i + k];
-    return c !== undefined && c >= 0x80 && c <= 0xbf ? c & 0x3f : -1;
-  };
-  if (b >= 0xc2 && b <= 0xdf) {
-    const c1 = cont(1);
-    if (c1 >= 0) return [((b & 0x1f) << 6) | c1, 2];
-  } else if (b >= 0xe0 && b <= 0xef) {
-    const c1 = cont(1);
-    const c2 = cont(2);
-    if (c1 >= 0 && c2 >= 0) {
-      const r = ((b & 0x0f) << 12) | (c1 << 6) | c2;
-      if (r >= 0x800 && (r < 0xd800 || r > 0xdfff)) return [r, 3];
-    }
-  } else if (b >= 0xf0 && b <= 0xf4) {
-    const c1 = cont(1);
-    const c2 = cont(2);
-    const c3 = cont(3);
-    if (c1 >= 0 && c2 >= 0 && c3 >= 0) {
-      const r = ((b & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
-      if (r >= 0x10000 && r <= 0x10ffff) return [r, 4];
-    }
-  }
-  return [0xfffd, 1];
 }
 
 /** Go's scanChunk: leading stars, then bytes up to the next '*' outside brackets. */
@@ -103,7 +74,7 @@ function parseChunk(p: Uint8Array, start: number, end: number): Token[] | undefi
       if (i >= end) return undefined;
     }
     const [r, n] = decodeRune(p.subarray(0, end), i);
-    if (r === 0xfffd && n === 1) return undefined;
+    if (r < 0) return undefined;
     if (i + n >= end) return undefined;
     return [r, i + n];
   };
@@ -183,7 +154,8 @@ function matchChunk(tokens: Token[], s: Uint8Array, at: number): number {
       if (r < 0x80) i++;
       else {
         const [rr, n] = decodeRune(s, i);
-        r = rr;
+        // a byte that is not UTF-8 is U+FFFD, as Go's utf8.DecodeRune gives it
+        r = rr < 0 ? 0xfffd : rr;
         i += n;
       }
       let hit = false;

@@ -9,7 +9,6 @@
 // Proven by: test/helm/chart.test.ts, test/helm/tar-hostile.test.ts
 
 import * as zlib from 'node:zlib';
-import { constants, inflateRawSync } from 'node:zlib';
 
 export class TarError extends Error {
   constructor(message: string) {
@@ -108,7 +107,7 @@ export function gunzipLimited(gz: Buffer, maxBytes = MAX_TAR_BYTES): Unpacked {
     const body = gz.subarray(at);
     let out: { buffer: Buffer; engine: { bytesWritten: number } };
     try {
-      out = inflateRawSync(body, { info: true, finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, maxBytes - total) }) as unknown as typeof out;
+      out = zlib.inflateRawSync(body, { info: true, finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, maxBytes - total) }) as unknown as typeof out;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new TarTooLarge(maxBytes);
       throw new TarError(`corrupt gzip data (${(e as Error).message})`);
