@@ -1,15 +1,16 @@
 // The format keyword of values.schema.json as gojsonschema v1.2.0 (Helm 3.17) checks it: a string by
 // the checker of its format (each written out here after the Go function it calls: time.Parse,
-// net.ParseIP, url.Parse, mail.ParseAddress, regexp.Compile), a number against any known format fails
+// net.ParseIP (go/net/ip.ts), url.Parse, mail.ParseAddress, regexp.Compile), a number against any known format fails
 // (v1.2.0 hands the checkers a number, which is not a string), anything else and unknown formats pass.
 //
 // Mirrors: github.com/xeipuuv/gojsonschema v1.2.0 format_checkers.go;
-//          go1.23 src/time/format.go (Parse, for the layouts used), src/net/netip/netip.go (ParseAddr),
-//          src/net/url/url.go (Parse), src/net/mail/message.go (ParseAddress)
+//          go1.23 src/time/format.go (Parse, for the layouts used), src/net/url/url.go (Parse),
+//          src/net/mail/message.go (ParseAddress)
 // Proven by: test/helm/schema-hostile.test.ts
 
 import type { FuncKeywordDefinition } from 'ajv';
 import { re2 } from '../sprig/re2.js';
+import { parseIP } from '../go/net/ip.js';
 
 const isDigit = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
 
@@ -65,82 +66,6 @@ function isDateTime(s: string): boolean {
   if (d < 0 || s[d] !== 'T') return false;
   const c = parseClock(s, d + 1);
   return c >= 0 && whole(s, parseZone(s, c));
-}
-
-/** net/netip's IPv4 fields from s[start] to end: four decimals 0-255, no leading zeros. */
-function ipv4Fields(s: string, start: number, end: number): boolean {
-  let fields = 0;
-  let val = 0;
-  let digits = 0;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (digits === 1 && val === 0) return false;
-      val = val * 10 + (c - 48);
-      digits++;
-      if (val > 255) return false;
-    } else if (c === 46) {
-      if (i === start || i === end - 1 || s[i - 1] === '.' || fields === 3) return false;
-      fields++;
-      val = 0;
-      digits = 0;
-    } else return false;
-  }
-  return fields === 3 && digits > 0;
-}
-
-/** net/netip's IPv6 (no zone: net.ParseIP refuses one). */
-function ipv6(s: string): boolean {
-  if (s.includes('%')) return false;
-  let i = 0;
-  let p = 0;
-  let ellipsis = -1;
-  if (s.startsWith('::')) {
-    ellipsis = 0;
-    p = 2;
-    if (p === s.length) return true;
-  }
-  while (i < 16) {
-    let off = 0;
-    let acc = 0;
-    for (; p + off < s.length; off++) {
-      const h = parseInt(s[p + off]!, 16);
-      if (Number.isNaN(h)) break;
-      acc = acc * 16 + h;
-      if (off > 3) return false;
-    }
-    if (off === 0) return false;
-    if (p + off < s.length && s[p + off] === '.') {
-      if ((ellipsis < 0 && i !== 12) || i + 4 > 16) return false;
-      if (!ipv4Fields(s, p, s.length)) return false;
-      p = s.length;
-      i += 4;
-      break;
-    }
-    i += 2;
-    p += off;
-    if (p === s.length) break;
-    if (s[p] !== ':' || p + 1 === s.length) return false;
-    p++;
-    if (s[p] === ':') {
-      if (ellipsis >= 0) return false;
-      ellipsis = i;
-      p++;
-      if (p === s.length) break;
-    }
-  }
-  if (p !== s.length) return false;
-  return i < 16 ? ellipsis >= 0 : ellipsis < 0;
-}
-
-/** net.ParseIP (Go 1.23: net/netip's grammar, no zone). */
-function parseIP(s: string): boolean {
-  for (const c of s) {
-    if (c === '.') return ipv4Fields(s, 0, s.length);
-    if (c === ':') return ipv6(s);
-    if (c === '%') return false;
-  }
-  return false;
 }
 
 const HEX = /^[0-9a-fA-F]$/;
@@ -350,7 +275,7 @@ class MailParser {
     if (this.s[0] === '[') {
       // a domain literal: an IP address in brackets (Go 1.23; asked of Helm 3.17.1)
       const end = this.s.indexOf(']');
-      if (end < 0 || !parseIP(this.s.slice(1, end))) return fail();
+      if (end < 0 || parseIP(this.s.slice(1, end)) === undefined) return fail();
       this.s = this.s.slice(end + 1);
       return true;
     }
@@ -445,8 +370,8 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   hostname: isHostname,
   email: isEmail,
   'idn-email': isEmail,
-  ipv4: (s) => parseIP(s) && s.includes('.'),
-  ipv6: (s) => parseIP(s) && s.includes(':'),
+  ipv4: (s) => parseIP(s) !== undefined && s.includes('.'),
+  ipv6: (s) => parseIP(s) !== undefined && s.includes(':'),
   uri: (s) => {
     const u = parseURL(s);
     return u !== undefined && u.scheme !== '' && !s.includes('\\');

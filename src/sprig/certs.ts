@@ -17,7 +17,7 @@ import {
   sign,
   type KeyObject,
 } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { parseIP } from '../go/net/ip.js';
 import { GoFunc, GoStruct, GoNum, T, type GoType, type GoValue } from '../go/reflect/value.js';
 import { fail, fromUtf8, utf8 } from './util.js';
 import { decode64 } from './encoding.js';
@@ -263,30 +263,6 @@ const OID = {
   ecdsaWithSHA512: '1.2.840.10045.4.3.4',
   ed25519: '1.3.101.112',
 };
-
-/** Go's net.ParseIP as the bytes x509 writes: 4 for an IPv4 address (also one written as IPv6), else 16. */
-function parseIP(s: string): Buffer | undefined {
-  if (isIPv4(s)) return /(^|\.)0\d/.test(s) ? undefined : Buffer.from(s.split('.').map(Number));
-  if (!isIPv6(s) || s.includes('%')) return undefined;
-  let text = s;
-  const tail: number[] = [];
-  const v4 = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    if (/(^|\.)0\d/.test(v4[1]!)) return undefined;
-    tail.push(...v4[1]!.split('.').map(Number));
-    text = text.slice(0, v4.index + 1) + '0:0';
-  }
-  const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
-  const groups = (p: string | undefined) => (p ? p.split(':').filter((x) => x !== '') : []);
-  const h = groups(head);
-  const r = groups(rest);
-  const all = rest === undefined ? h : [...h, ...Array(8 - h.length - r.length).fill('0'), ...r];
-  const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
-  if (tail.length) out.set(tail, 12);
-  const mapped = out.subarray(0, 10).every((b) => b === 0) && out[10] === 0xff && out[11] === 0xff;
-  return mapped ? Buffer.from(out.subarray(12)) : out;
-}
 
 function listArg(v: GoValue): GoValue[] {
   return Array.isArray(v) ? v : [];
