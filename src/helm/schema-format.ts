@@ -19,6 +19,9 @@ function daysIn(month: number, year: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+// date, time and date-time are Go 1.23's time.Parse (Helm's), not go/time's Go 1.19 twin: since Go 1.20
+// a zone offset past +24:00 or a minute past 60 is refused ("12:34:56+25:00" parses in 1.19).
+
 /** time.Parse's "2006-01-02" at s[i]: the index after it, or -1. */
 function parseDate(s: string, i: number): number {
   for (const k of [0, 1, 2, 3, 5, 6, 8, 9]) if (!isDigit(s, i + k)) return -1;
