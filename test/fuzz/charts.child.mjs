@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { renderChart } from '../../dist/helm/index.js';
+import { tgzOf } from '../helpers/tar.mjs';
 
 const [property, runsText, seedText] = process.argv.slice(2);
 const RUNS = Number(runsText);
@@ -159,48 +159,6 @@ function makeFolder(spec) {
 
 // ---------- archives ----------
 
-function octal(n, len) {
-  return n.toString(8).padStart(len - 1, '0') + '\0';
-}
-
-function header(name, type, size, link = '') {
-  const h = Buffer.alloc(512);
-  h.write(name.slice(0, 100), 0, 'utf8');
-  h.write(octal(0o644, 8), 100);
-  h.write(octal(0, 8), 108);
-  h.write(octal(0, 8), 116);
-  h.write(octal(size, 12), 124);
-  h.write(octal(0, 12), 136);
-  h.write(' '.repeat(8), 148);
-  h.write(type, 156);
-  h.write(link.slice(0, 100), 157, 'utf8');
-  h.write('ustar\0' + '00', 257, 'latin1');
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(octal(sum, 7) + ' ', 148);
-  return h;
-}
-
-const pad = (b) => Buffer.concat([b, Buffer.alloc((512 - (b.length % 512)) % 512)]);
-
-function tar(entries) {
-  const parts = [];
-  for (const e of entries) {
-    if (e.pax) {
-      const body = Buffer.from(Object.entries(e.pax).map(([k, v]) => {
-        const rec = ` ${k}=${v}\n`;
-        let len = rec.length + 1;
-        while (String(len).length + rec.length !== len) len = String(len).length + rec.length;
-        return `${len}${rec}`;
-      }).join(''));
-      parts.push(header('PaxHeaders/x', 'x', body.length), pad(body));
-    }
-    parts.push(header(e.name, e.type, e.data.length, e.link), pad(e.data));
-  }
-  parts.push(Buffer.alloc(1024));
-  return Buffer.concat(parts);
-}
-
 const entryName = fc.oneof(
   fc.constantFrom('c/Chart.yaml', 'c/values.yaml', 'c/templates/a.yaml', 'c/values.schema.json', 'c/.helmignore', 'c/charts/sub.tgz', 'c/../../x', '/abs/Chart.yaml', 'c/a/../../b', 'Chart.yaml', 'c/', 'c/files/é', 'd/Chart.yaml', 'c\\..\\x'),
   fc.string({ minLength: 1, maxLength: 12 }).map((s) => `c/${s}`),
@@ -210,16 +168,16 @@ const entry = fc.record({
   name: entryName,
   type: fc.constantFrom('0', '0', '0', '\0', '1', '2', '3', '4', '5', '6', '7', 'g', 'L', 'K', 'Z'),
   data: fc.oneof(fc.constantFrom('apiVersion: v2\nname: c\nversion: 1.0.0\n', 'a: {{ .Values | toJson | quote }}\n', 'x: 1\n', '{}', ''), fc.string({ maxLength: 30 })).map((s) => Buffer.from(s)),
-  link: fc.option(fc.constantFrom('/etc/passwd', '../../x', 'c/Chart.yaml', '/proc/self/environ'), { nil: undefined }),
+  linkname: fc.option(fc.constantFrom('/etc/passwd', '../../x', 'c/Chart.yaml', '/proc/self/environ'), { nil: undefined }),
   pax: fc.option(fc.dictionary(fc.constantFrom('path', 'size', 'linkpath', 'mtime'), fc.constantFrom('0', '1', 'c/p.yaml', '../../y', '-1', '99999999999', 'x')), { nil: undefined }),
 });
 
 function makeArchive(entries, base, nested) {
   const list = [...entries];
   if (base) list.unshift({ name: 'c/Chart.yaml', type: '0', data: Buffer.from('apiVersion: v2\nname: c\nversion: 1.0.0\n') }, { name: 'c/templates/t.yaml', type: '0', data: Buffer.from('v: {{ .Values | toJson | quote }}\nf: {{ .Files.Glob "**" | toJson | quote }}\n') });
-  if (nested) list.push({ name: 'c/charts/n.tgz', type: '0', data: gzipSync(tar([{ name: 'n/Chart.yaml', type: '0', data: Buffer.from('apiVersion: v2\nname: n\nversion: 1.0.0\n') }, ...entries])) });
+  if (nested) list.push({ name: 'c/charts/n.tgz', type: '0', data: tgzOf([{ name: 'n/Chart.yaml', type: '0', data: Buffer.from('apiVersion: v2\nname: n\nversion: 1.0.0\n') }, ...entries]) });
   const file = join(tmp, `a${serial++}.tgz`);
-  writeFileSync(file, gzipSync(tar(list)));
+  writeFileSync(file, tgzOf(list));
   return file;
 }
 

@@ -22,7 +22,7 @@ import {
   type ChartRenderOptions,
 } from '../../src/helm/index.js';
 import { GoNum, newMap, type GoMap } from '../../src/go/reflect/value.js';
-import { packChart } from '../helpers/tgz.js';
+import { packChart } from '../helpers/tar.mjs';
 import { iopValues } from '../../src/istio/iop.js';
 import { cli } from '../helpers/cli.js';
 

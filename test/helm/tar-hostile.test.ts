@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadChart, renderChart } from '../../src/helm/index.js';
 import { InputError } from '../../src/yaml/load.js';
-import { tarBytes, tarHeader, tgzOf, type TarItem } from '../helpers/tar.js';
+import { tarBytes, tarHeader, tgzOf, type TarItem } from '../helpers/tar.mjs';
 import { cleanError, runBin } from '../hardening/spawn.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-tar-'));
