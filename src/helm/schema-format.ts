@@ -366,6 +366,16 @@ function isEmail(s: string): boolean {
   return n === 1 && p.skipCFWS() && p.s === '';
 }
 
+/** Whether Go's regexp compiles the pattern. */
+export function goRegexpCompiles(pattern: string): boolean {
+  try {
+    re2().compile(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const CHECKS: Record<string, (s: string) => boolean> = {
   date: isDate,
   time: isTime,
@@ -390,15 +400,7 @@ const CHECKS: Record<string, (s: string) => boolean> = {
     return u !== undefined && !s.includes('\\') && bracesClose(u.path);
   },
   uuid: (s) => /^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$/.test(s), // lower case only in v1.2.0
-  regex: (s) => {
-    if (s === '') return true;
-    try {
-      re2().compile(s);
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  regex: (s) => s === '' || goRegexpCompiles(s),
   'json-pointer': (s) => jsonPointer(s),
   'relative-json-pointer': (s) => {
     const m = /^(?:0|[1-9][0-9]*)/.exec(s);

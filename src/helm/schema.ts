@@ -14,7 +14,7 @@ import { jsonTooDeep } from '../go/encoding/json/json.js';
 import { isStackOverflow } from '../guard/stack.js';
 import { re2 } from '../sprig/re2.js';
 import type { Chart } from './chart.js';
-import { formatKeyword } from './schema-format.js';
+import { formatKeyword, goRegexpCompiles } from './schema-format.js';
 
 /** Most subschemas (objects in schema positions) of one values.schema.json: ajv compiles code for
  *  each, about half a millisecond apiece (Helm reads 100,000 in a second). The largest schemas of
@@ -38,15 +38,6 @@ function goRegExp(pattern: string): { test(s: string): boolean; toString(): stri
 }
 goRegExp.code = 'goRegExp';
 
-/** Whether Go's regexp compiles the pattern. */
-export function goRegexpCompiles(pattern: string): boolean {
-  try {
-    re2().compile(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Compiled schemas by their text. Each is compiled by an Ajv of its own: two schemas that name the same
  *  $id (a chart and its subchart, or one chart rendered twice) must not meet in one registry. */
