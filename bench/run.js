@@ -317,7 +317,7 @@ goBench?.close();
 
 // ---------- the CLI ----------
 
-const bin = process.env.SIDECAR_RENDER_DIST ? join(here, 'lib', 'cli.js') : join(root, 'bin', 'sidecar-render.js');
+const bin = process.env.SIDECAR_RENDER_DIST ? join(here, 'lib', 'cli.js') : join(root, 'bin', 'sidecar-render.cjs');
 const ex = (f) => join(root, 'examples', f);
 const scratch = mkdtempSync(join(tmpdir(), 'sidecar-render-bench-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));

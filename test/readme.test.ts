@@ -56,7 +56,7 @@ const examples = pages.flatMap((page) => runnableExamples(readFileSync(join(root
 function runShell(code: string): { code: number | null; stdout: string; stderr: string } {
   mkdirSync(shim, { recursive: true });
   const exe = join(shim, 'sidecar-render');
-  writeFileSync(exe, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'sidecar-render.js'))} "$@"\n`);
+  writeFileSync(exe, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'sidecar-render.cjs'))} "$@"\n`);
   chmodSync(exe, 0o755);
   const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', code], {
     cwd: root,

@@ -1,4 +1,4 @@
-// bin/sidecar-render.js for the build in SIDECAR_RENDER_DIST (bench/run.js uses it when that is set).
+// bin/sidecar-render.cjs for the build in SIDECAR_RENDER_DIST (bench/run.js uses it when that is set).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 

@@ -65,9 +65,9 @@ const best = (rs, k) => (rs[0][k] === undefined ? undefined : Math.min(...rs.map
 
 /**
  * Every case, TypeScript and Go taking turns `runs` times; the least of each figure counts. go: the
- * gorender binary, or undefined for TypeScript alone. bin: bin/sidecar-render.js (or a stand-in).
+ * gorender binary, or undefined for TypeScript alone. bin: bin/sidecar-render.cjs (or a stand-in).
  */
-export function runDeep({ go, bin = join(root, 'bin', 'sidecar-render.js'), runs = 1, only, log = () => {} } = {}) {
+export function runDeep({ go, bin = join(root, 'bin', 'sidecar-render.cjs'), runs = 1, only, log = () => {} } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'sidecar-render-deep-'));
   try {
     const cases = DEEP_CASES.filter((c) => !only || c.name.includes(only));

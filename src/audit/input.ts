@@ -6,7 +6,7 @@
 import { InputError, decodeInput, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { lazyDocuments } from '../istio/workload.js';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins.js';
 import { statSync } from 'node:fs';
 
 export { InputError };
@@ -76,7 +76,7 @@ export class FileSource implements InputSource {
 }
 
 function digestOf(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 /** One top-level Kubernetes object of the input (List items are unwrapped), with a way back to its text. */

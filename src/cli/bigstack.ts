@@ -8,7 +8,8 @@
 // The worker sends its stdout and stderr here to be written, and its temporary files to be removed on
 // a signal: signals, a reader gone away (EPIPE) and the exit code stay with the main thread.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { nodeWorkerThreads } from '../util/builtins.js';
 import { BIG_STACK_MB } from '../guard/stack.js';
 import { trackTemporary } from '../guard/fs.js';
 import { builtModule } from '../guard/syncstack.js';
@@ -111,7 +112,7 @@ export function runOnBigStack(argv: string[], stdin: string | undefined): Promis
   return new Promise<number>((resolve, reject) => {
     let w: Worker;
     try {
-      w = new Worker(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB, maxYoungGenerationSizeMb: 64 }, stdin: false });
+      w = new (nodeWorkerThreads().Worker)(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB, maxYoungGenerationSizeMb: 64 }, stdin: false });
     } catch (e) {
       reject(e);
       return;
@@ -150,7 +151,7 @@ export class BigStackBatch {
 
   private start(): Worker {
     const input: WorkerInput = { [MARK]: true, mode: 'batch', argv: [], tty: {} };
-    const w = new Worker(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB }, stdin: false });
+    const w = new (nodeWorkerThreads().Worker)(workerScript(), { workerData: input, resourceLimits: { stackSizeMb: BIG_STACK_MB }, stdin: false });
     const fail = (e: Error) => {
       this.worker = undefined;
       const waiting = this.waiting;

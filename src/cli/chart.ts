@@ -2,7 +2,7 @@
 // (cmd/helm/template.go and the install flags it shares); the ones that need a cluster or a network are
 // refused in one line saying so.
 
-import { spawnSync } from 'node:child_process';
+import { nodeChildProcess } from '../util/builtins.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -95,7 +95,7 @@ function postRendererPath(p: string): string {
 /** The post-renderer run as Helm runs it: the manifests on its stdin, its stdout in their place. */
 function postRenderWith(bin: string, args: string[]): (manifests: string) => string {
   return (manifests) => {
-    const r = spawnSync(bin, args, { input: manifests, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+    const r = nodeChildProcess().spawnSync(bin, args, { input: manifests, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
     if (r.error) throw new InputError(`error while running post render on files: error while running command ${bin}: ${r.error.message}`);
     if (r.status !== 0) {
       const why = r.status === null ? `signal: ${r.signal}` : `exit status ${r.status}`;

@@ -19,7 +19,7 @@
 
 import { InputTooLarge, readTextLimited } from '../guard/fs.js';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins.js';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';
@@ -297,7 +297,7 @@ const MAX_FILE_NAME = 200;
 export function safeFileName(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
   if (safe.length <= MAX_FILE_NAME) return safe;
-  const digest = createHash('sha256').update(name).digest('hex').slice(0, 16);
+  const digest = nodeCrypto().createHash('sha256').update(name).digest('hex').slice(0, 16);
   return `${safe.slice(0, MAX_FILE_NAME - digest.length - 1)}-${digest}`;
 }
 

@@ -6,7 +6,8 @@
 // so that it never keeps the process alive; a worker that fails or does not answer in time is ended,
 // and the next call starts a fresh one.
 
-import { MessageChannel, Worker, isMainThread, parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { nodeWorkerThreads } from '../util/builtins.js';
 import { LIBRARY_STACK_MB, setBigStack } from './stack.js';
 
 const MARK = 'sidecarRenderSyncStack';
@@ -37,6 +38,7 @@ export class SyncStackError extends Error {
 }
 
 function start(script: URL): Live {
+  const { MessageChannel, Worker } = nodeWorkerThreads();
   const { port1, port2 } = new MessageChannel();
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(script, {
@@ -82,7 +84,7 @@ export function callOnBigStack(script: URL, request: unknown, timeoutMs: number)
   Atomics.store(l.signal, 0, 0);
   l.port.postMessage(request);
   const waited = Atomics.wait(l.signal, 0, 0, timeoutMs);
-  const got = receiveMessageOnPort(l.port);
+  const got = nodeWorkerThreads().receiveMessageOnPort(l.port);
   if (got === undefined) {
     stop(script, l);
     throw new SyncStackError(waited === 'timed-out' ? `the big-stack thread gave no answer within ${timeoutMs} ms` : 'the big-stack thread ended without an answer');
@@ -100,6 +102,7 @@ export function callOnBigStack(script: URL, request: unknown, timeoutMs: number)
  * worker's usefulness (its state is unknown): the caller is told and stops it.
  */
 export function serveSyncStack(handler: (request: unknown) => unknown): void {
+  const { isMainThread, workerData } = nodeWorkerThreads();
   if (isMainThread || (workerData as Record<string, unknown> | null)?.[MARK] !== true) return;
   setBigStack();
   const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
@@ -130,6 +133,7 @@ export function serveSyncStack(handler: (request: unknown) => unknown): void {
 
 /** Whether this thread is a sync big-stack worker (so its handler module should serve). */
 export function isSyncStackWorker(): boolean {
+  const { isMainThread, workerData } = nodeWorkerThreads();
   return !isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true;
 }
 

@@ -8,7 +8,7 @@
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/archive.go; go1.23 src/archive/tar/{reader,format,common,strconv}.go
 // Proven by: test/helm/chart.test.ts, test/helm/tar-hostile.test.ts
 
-import * as zlib from 'node:zlib';
+import { nodeZlib } from '../util/builtins.js';
 
 export class TarError extends Error {
   constructor(message: string) {
@@ -40,10 +40,10 @@ const BLOCK = 512;
 // ---------- gzip ----------
 
 let crcTable: Uint32Array | undefined;
-const nativeCrc32 = (zlib as { crc32?: (data: Buffer) => number }).crc32;
 
 /** CRC-32 (IEEE), as the gzip trailer holds it. */
 function crc32(data: Buffer): number {
+  const nativeCrc32 = (nodeZlib() as { crc32?: (data: Buffer) => number }).crc32;
   if (nativeCrc32) return nativeCrc32(data);
   if (!crcTable) {
     crcTable = new Uint32Array(256);
@@ -106,6 +106,7 @@ export function gunzipLimited(gz: Buffer, maxBytes = MAX_TAR_BYTES): Unpacked {
   for (let at = first; ; ) {
     const body = gz.subarray(at);
     let out: { buffer: Buffer; engine: { bytesWritten: number } };
+    const zlib = nodeZlib();
     try {
       out = zlib.inflateRawSync(body, { info: true, finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, maxBytes - total) }) as unknown as typeof out;
     } catch (e) {

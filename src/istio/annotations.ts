@@ -8,7 +8,7 @@
 // Mirrors: istio.io/istio pkg/kube/inject/validate.go
 // Proven by: test/istio/kube-inject.test.ts
 
-import { isIP } from 'node:net';
+import { nodeNet } from '../util/builtins.js';
 
 type Check = (value: string) => string | undefined;
 
@@ -43,7 +43,7 @@ function prefixError(cidr: string): string | undefined {
   if (slash < 0) return `netip.ParsePrefix(${JSON.stringify(cidr)}): no '/'`;
   const addr = cidr.slice(0, slash);
   const bits = cidr.slice(slash + 1);
-  const family = addr.includes('%') ? 0 : isIP(addr);
+  const family = addr.includes('%') ? 0 : nodeNet().isIP(addr);
   if (family === 0 || (family === 4 && /(^|\.)0\d/.test(addr))) return `netip.ParsePrefix(${JSON.stringify(cidr)}): ParseAddr(${JSON.stringify(addr)}): unable to parse IP`;
   if (!/^(0|[1-9][0-9]*)$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) return `netip.ParsePrefix(${JSON.stringify(cidr)}): bad bits after slash: ${JSON.stringify(bits)}`;
   return undefined;

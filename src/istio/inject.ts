@@ -11,7 +11,7 @@
 // Mirrors: istio.io/istio pkg/kube/inject/inject.go (injectRequired, RunTemplate)
 // Proven by: test/istio/ (inject-conformance runs Istio's own injection goldens)
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins.js';
 import { Template } from '../go/text/template/template.js';
 import { ExecError, TemplateError } from '../go/text/template/errors.js';
 import { LimitError, type ExecOptions } from '../go/text/template/template.js';
@@ -634,7 +634,7 @@ export class Renderer {
    */
   private applySpecStatus(pod: JsonObject, spec: JsonObject): void {
     const template = this.inputs.config.template ?? this.inputs.config.templates[SIDECAR_TEMPLATE] ?? '';
-    setStatus(pod, spec, { version: createHash('sha256').update(template).digest('hex') });
+    setStatus(pod, spec, { version: nodeCrypto().createHash('sha256').update(template).digest('hex') });
   }
 
   /**

@@ -7,16 +7,8 @@
 // Mirrors: github.com/Masterminds/sprig/v3 crypto.go (keys and certificates); go1.19 src/crypto/x509/x509.go (CreateCertificate)
 // Proven by: test/vectors/sprig/certs.jsonl, test/funcs/sprig/certs.test.ts
 
-import {
-  X509Certificate,
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  sign,
-  type KeyObject,
-} from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins.js';
 import { parseIP } from '../go/net/ip.js';
 import { GoFunc, GoStruct, GoNum, T, type GoType, type GoValue } from '../go/reflect/value.js';
 import { fail, fromUtf8, utf8 } from './util.js';
@@ -161,7 +153,7 @@ function dsaFromPkcs8(der: Buffer): PrivateKey {
 
 function rsaKey(bits: number): PrivateKey {
   checkDeadline();
-  return { kind: 'node', key: generateKeyPairSync('rsa', { modulusLength: bits, publicExponent: 65537 }).privateKey };
+  return { kind: 'node', key: nodeCrypto().generateKeyPairSync('rsa', { modulusLength: bits, publicExponent: 65537 }).privateKey };
 }
 
 function generatePrivateKey(typ: string): string {
@@ -172,13 +164,13 @@ function generatePrivateKey(typ: string): string {
     case 'rsa':
       return keyPem(rsaKey(4096));
     case 'dsa': {
-      const { privateKey } = generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 });
+      const { privateKey } = nodeCrypto().generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 });
       return keyPem(dsaFromPkcs8(privateKey.export({ type: 'pkcs8', format: 'der' })));
     }
     case 'ecdsa':
-      return keyPem({ kind: 'node', key: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey });
+      return keyPem({ kind: 'node', key: nodeCrypto().generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey });
     case 'ed25519':
-      return keyPem({ kind: 'node', key: generateKeyPairSync('ed25519').privateKey });
+      return keyPem({ kind: 'node', key: nodeCrypto().generateKeyPairSync('ed25519').privateKey });
   }
   return 'Unknown type ' + typ;
 }
@@ -194,7 +186,7 @@ function parsePrivateKeyPEM(text: string): PrivateKey {
   if (!block) throw new CertError('no PEM data in input');
   const load = (type: 'pkcs1' | 'pkcs8' | 'sec1', prefix: string): PrivateKey => {
     try {
-      return { kind: 'node', key: createPrivateKey({ key: block.bytes, format: 'der', type }) };
+      return { kind: 'node', key: nodeCrypto().createPrivateKey({ key: block.bytes, format: 'der', type }) };
     } catch (e) {
       throw new CertError(`${prefix}${why(e)}`);
     }
@@ -337,7 +329,7 @@ interface Issuer {
 
 function publicKeyOf(k: PrivateKey): KeyObject {
   if (k.kind === 'dsa') throw new CertError('error creating certificate: x509: unsupported public key type: *dsa.PublicKey');
-  return createPublicKey(k.key);
+  return nodeCrypto().createPublicKey(k.key);
 }
 
 /** The signature algorithm x509.CreateCertificate picks for a key, and how node:crypto signs with it. */
@@ -346,14 +338,14 @@ function signer(k: PrivateKey): { alg: Buffer; sign: (tbs: Buffer) => Buffer } {
   const key = k.key;
   switch (key.asymmetricKeyType) {
     case 'rsa':
-      return { alg: seq(oid(OID.sha256WithRSA), tlv(0x05, Buffer.alloc(0))), sign: (tbs) => sign('sha256', tbs, key) };
+      return { alg: seq(oid(OID.sha256WithRSA), tlv(0x05, Buffer.alloc(0))), sign: (tbs) => nodeCrypto().sign('sha256', tbs, key) };
     case 'ec': {
       const curve = key.asymmetricKeyDetails?.namedCurve;
       const [id, hash] = curve === 'secp384r1' ? [OID.ecdsaWithSHA384, 'sha384'] : curve === 'secp521r1' ? [OID.ecdsaWithSHA512, 'sha512'] : [OID.ecdsaWithSHA256, 'sha256'];
-      return { alg: seq(oid(id)), sign: (tbs) => sign(hash, tbs, { key, dsaEncoding: 'der' }) };
+      return { alg: seq(oid(id)), sign: (tbs) => nodeCrypto().sign(hash, tbs, { key, dsaEncoding: 'der' }) };
     }
     case 'ed25519':
-      return { alg: seq(oid(OID.ed25519)), sign: (tbs) => sign(null, tbs, key) };
+      return { alg: seq(oid(OID.ed25519)), sign: (tbs) => nodeCrypto().sign(null, tbs, key) };
   }
   throw new CertError('error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported');
 }
@@ -371,7 +363,7 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   const issuerName = issuer === 'self' ? subject : issuer.subject;
   // the key's bits inside subjectPublicKeyInfo's BIT STRING, which a CA's subject key id hashes
   const keyBits = derItems(derItems(spki)[0]!.body)[1]!.body.subarray(1);
-  const serial = BigInt('0x' + randomBytes(16).toString('hex'));
+  const serial = BigInt('0x' + nodeCrypto().randomBytes(16).toString('hex'));
   const now = Date.now();
   const nsValid = BigInt.asIntN(64, 86_400_000_000_000n * t.days);
   const notAfter = now + Number(nsValid / 1_000_000n);
@@ -379,7 +371,7 @@ function createCertificate(t: Template, key: PrivateKey, issuer: Issuer | 'self'
   const exts: Buffer[] = [extension(OID.keyUsage, true, keyUsage(KU_DIGITAL_SIGNATURE | KU_KEY_ENCIPHERMENT | (t.isCA ? KU_CERT_SIGN : 0)))];
   exts.push(extension(OID.extKeyUsage, false, seq(oid(OID.serverAuth), oid(OID.clientAuth))));
   exts.push(extension(OID.basicConstraints, true, seq(...(t.isCA ? [tlv(0x01, Buffer.from([0xff]))] : []))));
-  if (t.isCA) exts.push(extension(OID.subjectKeyId, false, octets(createHash('sha1').update(keyBits).digest())));
+  if (t.isCA) exts.push(extension(OID.subjectKeyId, false, octets(nodeCrypto().createHash('sha1').update(keyBits).digest())));
   if (issuer !== 'self' && !issuer.subject.equals(subject) && issuer.subjectKeyId) {
     exts.push(extension(OID.authorityKeyId, false, seq(tlv(0x80, issuer.subjectKeyId))));
   }
@@ -405,7 +397,7 @@ function issuerOf(ca: GoValue): Issuer {
   let subject: Buffer;
   let subjectKeyId: Buffer | undefined;
   try {
-    new X509Certificate(block.bytes);
+    new (nodeCrypto().X509Certificate)(block.bytes);
     const tbs = derItems(derItems(derItems(block.bytes)[0]!.body)[0]!.raw)[0]!;
     const parts = derItems(tbs.body);
     const at = parts[0]!.tag === 0xa0 ? 1 : 0;
@@ -438,7 +430,7 @@ function buildCustomCert(b64cert: string, b64key: string): Certificate {
   const block = pemDecode(Buffer.from(cert).toString('latin1'));
   if (!block) throw new CertError('unable to decode certificate');
   try {
-    new X509Certificate(block.bytes);
+    new (nodeCrypto().X509Certificate)(block.bytes);
   } catch {
     throw new CertError('error parsing certificate: decodedCert.Bytes: x509: malformed certificate');
   }

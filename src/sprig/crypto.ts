@@ -4,8 +4,7 @@
 // Mirrors: github.com/Masterminds/sprig/v3 crypto.go
 // Proven by: test/vectors/sprig/crypto.jsonl, test/vectors/regress/sprig-crypto.jsonl
 
-import * as nodeCrypto from 'node:crypto';
-import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins.js';
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { certFuncs } from './certs.js';
 import { bcryptHash } from './bcrypt.js';
@@ -18,13 +17,13 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 /** The hex digest of a Go string's bytes (its UTF-8 encoding unless it holds bytes that are not UTF-8). */
 function hashHex(alg: string, s: string): string {
-  if (!s.isWellFormed()) return hex(createHash(alg).update(utf8(s)).digest());
-  return oneShot ? oneShot(alg, s, 'hex') : createHash(alg).update(s, 'utf8').digest('hex');
+  if (!s.isWellFormed()) return hex(nodeCrypto().createHash(alg).update(utf8(s)).digest());
+  // crypto.hash (Node 20.12 and later): a one-shot digest, about 2.5 times as fast as a Hash object for
+  // the short texts templates hash
+  const oneShot = (nodeCrypto() as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+  return oneShot ? oneShot(alg, s, 'hex') : nodeCrypto().createHash(alg).update(s, 'utf8').digest('hex');
 }
 
-/** crypto.hash (Node 20.12 and later): a one-shot digest, about 2.5 times as fast as a Hash object for
- *  the short texts templates hash. */
-const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
 function adler32(b: Uint8Array): number {
   let a = 1;
@@ -78,11 +77,11 @@ function derivePassword(counter: bigint, passwordType: string, password: string,
   const salt = Buffer.concat([seed, u32(userB.length), userB]);
   // scrypt runs about 150 ms in native code that cannot be stopped: the time limit is checked around it
   checkDeadline();
-  const key = scryptSync(Buffer.from(utf8(password)), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 64 * 1024 * 1024 });
+  const key = nodeCrypto().scryptSync(Buffer.from(utf8(password)), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 64 * 1024 * 1024 });
   checkDeadline();
   const siteB = Buffer.from(utf8(site));
   const msg = Buffer.concat([seed, u32(siteB.length), siteB, u32(Number(BigInt.asUintN(32, counter)))]);
-  const digest = createHmac('sha256', key).update(msg).digest();
+  const digest = nodeCrypto().createHmac('sha256', key).update(msg).digest();
   const temp = templates[digest[0]! % templates.length]!;
   let out = '';
   for (let i = 0; i < temp.length; i++) {
@@ -100,7 +99,7 @@ function encryptAES(random: () => number, password: string, plaintext: string): 
   const padding = 16 - (content.length % 16);
   const padded = Buffer.concat([content, Buffer.alloc(padding, padding)]);
   const iv = Buffer.from(randomBytes(random, 16));
-  const c = createCipheriv('aes-256-cbc', key, iv);
+  const c = nodeCrypto().createCipheriv('aes-256-cbc', key, iv);
   c.setAutoPadding(false);
   return Buffer.concat([iv, c.update(padded), c.final()]).toString('base64');
 }
@@ -118,7 +117,7 @@ function decryptAES(password: string, crypt64: string): string {
   const iv = crypt.subarray(0, 16);
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) panic('crypto/cipher: input not full blocks');
-  const d = createDecipheriv('aes-256-cbc', key, iv);
+  const d = nodeCrypto().createDecipheriv('aes-256-cbc', key, iv);
   d.setAutoPadding(false);
   const dec = Buffer.concat([d.update(body), d.final()]);
   if (dec.length === 0) panic('runtime error: index out of range [-1]');

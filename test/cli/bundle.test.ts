@@ -1,16 +1,16 @@
-// The command line as users run it: bin/sidecar-render.js runs the bundle `npm run build` makes
+// The command line as users run it: bin/sidecar-render.cjs runs the bundle `npm run build` makes
 // (tools/bundle-cli.mjs: one script, V8's code cache, help and version texts made at build time). It must
 // print, write and exit exactly as the modules of dist/ do.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/sidecar-render.js');
+const bin = join(root, 'bin/sidecar-render.cjs');
 const ex = (f: string): string => join(root, 'examples', f);
 const tmp = mkdtempSync(join(tmpdir(), 'sidecar-render-bundle-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -45,6 +45,26 @@ describe('the bundled command line', () => {
     expect(mtime('cli.cjs')).toBeGreaterThanOrEqual(mtime('cli/index.js'));
     expect(statSync(join(root, 'dist/cli.cjs.cache')).size).toBeGreaterThan(100_000);
     expect(statSync(join(root, 'dist/cli-help.json')).size).toBeGreaterThan(1000);
+  });
+
+  it('is ASCII, as bin/sidecar-render.cjs reads it (latin1)', () => {
+    const bytes = readFileSync(join(root, 'dist/cli.cjs'));
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+  });
+
+  it("loads none of Node's heavier built-in modules for a render (they load when a command uses them)", () => {
+    // stdout and stderr are files, so that Node's own streams for pipes (net) stay out of the count
+    const record = join(tmp, 'record.cjs');
+    const loaded = join(tmp, 'loaded.txt');
+    writeFileSync(record, `const before = new Set(process.moduleLoadList);\nprocess.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));\n`);
+    const out = openSync(join(tmp, 'out.txt'), 'w');
+    const r = spawnSync(process.execPath, ['-r', record, bin, 'render', '--injector-configmap', ex('istio-sidecar-injector.yaml'), '--mesh', ex('istio-mesh.yaml'), '-f', ex('deployment.yaml')], { stdio: ['ignore', out, out] });
+    closeSync(out);
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(tmp, 'out.txt'), 'utf8')).toContain('istio-proxy');
+    const modules = readFileSync(loaded, 'utf8').split('\n');
+    for (const heavy of ['crypto', 'zlib', 'net', 'worker_threads', 'child_process', 'internal/modules/esm/module_job']) expect(modules).not.toContain(`NativeModule ${heavy}`);
+    expect(modules).toContain('NativeModule vm');
   });
 
   const chart = join(tmp, 'chart');

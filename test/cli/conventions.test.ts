@@ -13,7 +13,7 @@ import { cli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ex = (f: string) => join(root, 'examples', f);
-const bin = join(root, 'bin', 'sidecar-render.js');
+const bin = join(root, 'bin', 'sidecar-render.cjs');
 const dir = mkdtempSync(join(tmpdir(), 'sidecar-render-conv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -19,7 +19,7 @@ describe('a 60 MiB value', () => {
     writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: big\nversion: 0.1.0\n');
     writeFileSync(join(chart, 'values.yaml'), `big: ${'x'.repeat(60 * 1024 * 1024)}\n`);
     writeFileSync(join(chart, 'templates', 'a.yaml'), 'v: {{ toYaml .Values | len }}\n');
-    const r = spawnSync(process.execPath, ['--max-old-space-size=400', here('../../bin/sidecar-render.js'), 'chart', chart], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=400', here('../../bin/sidecar-render.cjs'), 'chart', chart], { encoding: 'utf8', maxBuffer: 1 << 20 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     // "big: " + the value + yaml.v2's final line break, which helmToYaml takes off

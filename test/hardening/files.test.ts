@@ -180,7 +180,7 @@ describe('an interrupted --output-file', () => {
       fs.writeFileSync(many, Array.from({ length: 4000 }, (_, i) => one.replace(/name: [\w-]+/, `name: w${i}`)).join('\n---\n'));
       const out = path.join(d, 'out.yaml');
       fs.writeFileSync(out, 'old\n');
-      const p = spawn(process.execPath, [path.join(root, 'bin', 'sidecar-render.js'), 'render', '--injector-configmap', CM, '-f', many, '--output-file', out], { stdio: 'ignore' });
+      const p = spawn(process.execPath, [path.join(root, 'bin', 'sidecar-render.cjs'), 'render', '--injector-configmap', CM, '-f', many, '--output-file', out], { stdio: 'ignore' });
       const exited = new Promise<NodeJS.Signals | null>((r) => p.on('exit', (_code, sig) => r(sig)));
       const deadline = Date.now() + 20_000;
       while (temporaries(d).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -200,13 +200,13 @@ describe('an interrupted --output-file', () => {
       fs.writeFileSync(log, 'earlier line\n');
       const fd = fs.openSync(log, 'a');
       try {
-        const r = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.js'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', name], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.cjs'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY, '--output-file', name], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
         expect(r.stderr).toBe('');
         expect(r.status).toBe(0);
       } finally {
         fs.closeSync(fd);
       }
-      const plain = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.js'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY], { encoding: 'utf8' }).stdout;
+      const plain = spawnSync(process.execPath, [path.join(root, 'bin', 'sidecar-render.cjs'), 'render', '-q', '--injector-configmap', CM, '-f', DEPLOY], { encoding: 'utf8' }).stdout;
       expect(plain).toContain('istio-proxy');
       expect(fs.readFileSync(log, 'utf8')).toBe('earlier line\n' + plain);
       expect(temporaries(dir)).toEqual([]);

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { here } from './helpers.js';
 
-export const BIN = here('../../bin/sidecar-render.js');
+export const BIN = here('../../bin/sidecar-render.cjs');
 
 export interface ProcRun {
   code: number | null;

@@ -36,7 +36,7 @@ describe('invalid UTF-8 in a YAML input', () => {
   });
 
   it('stdin', () => {
-    const bin = join(root, 'bin', 'sidecar-render.js');
+    const bin = join(root, 'bin', 'sidecar-render.cjs');
     for (const cmd of ['render', 'audit']) {
       const r = spawnSync(process.execPath, [bin, cmd, '-q', '--injector-configmap', CM, '-f', '-'], { input: readFileSync(POD), encoding: 'utf8' });
       expect(r.status, cmd).toBe(2);

@@ -5,12 +5,12 @@
 // Mirrors: go1.19 src/net/ip.go (ParseIP, To4)
 // Proven by: test/vectors/sprig/certs.jsonl, test/helm/schema-hostile.test.ts
 
-import { isIPv4, isIPv6 } from 'node:net';
+import { nodeNet } from '../../util/builtins.js';
 
 /** Go's net.ParseIP as the bytes x509 writes: 4 for an IPv4 address (also one written as IPv6), else 16. */
 export function parseIP(s: string): Buffer | undefined {
-  if (isIPv4(s)) return /(^|\.)0\d/.test(s) ? undefined : Buffer.from(s.split('.').map(Number));
-  if (!isIPv6(s) || s.includes('%')) return undefined;
+  if (nodeNet().isIPv4(s)) return /(^|\.)0\d/.test(s) ? undefined : Buffer.from(s.split('.').map(Number));
+  if (!nodeNet().isIPv6(s) || s.includes('%')) return undefined;
   let text = s;
   const tail: number[] = [];
   const v4 = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
