@@ -1,5 +1,5 @@
 // node:module in the playground's bundle. The library loads yaml, re2js and ajv, and Node's heavier
-// built-in modules (src/util/builtins.ts), with createRequire on first use, to keep them off the CLI's
+// built-in modules (src/guard/builtins.ts), with createRequire on first use, to keep them off the CLI's
 // start-up; here yaml, re2js and the stand-ins of the built-ins are bundled and handed over as require
 // would. ajv compiles schemas other than the bundled validators' (a chart's
 // values.schema.json), which the page never gives it.

@@ -6,7 +6,7 @@
 import { InputError, decodeInput, loadYamlDocuments, type LoadedDocument } from '../yaml/load.js';
 import { lazyDocuments } from '../istio/workload.js';
 import { isObject, get, asArray, type JsonObject, type Locator, type PathSeg } from './types.js';
-import { nodeCrypto } from '../util/builtins.js';
+import { nodeCrypto } from '../guard/builtins.js';
 import { statSync } from 'node:fs';
 
 export { InputError };

@@ -9,7 +9,7 @@
 // a signal: signals, a reader gone away (EPIPE) and the exit code stay with the main thread.
 
 import type { Worker } from 'node:worker_threads';
-import { nodeWorkerThreads } from '../util/builtins.js';
+import { nodeWorkerThreads } from '../guard/builtins.js';
 import { BIG_STACK_MB } from '../guard/stack.js';
 import { trackTemporary } from '../guard/fs.js';
 import { builtModule } from '../guard/syncstack.js';

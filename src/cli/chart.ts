@@ -2,7 +2,7 @@
 // (cmd/helm/template.go and the install flags it shares); the ones that need a cluster or a network are
 // refused in one line saying so.
 
-import { nodeChildProcess } from '../util/builtins.js';
+import { nodeChildProcess } from '../guard/builtins.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';

@@ -19,7 +19,7 @@
 
 import { InputTooLarge, readTextLimited } from '../guard/fs.js';
 import * as path from 'node:path';
-import { nodeCrypto } from '../util/builtins.js';
+import { nodeCrypto } from '../guard/builtins.js';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit, type Node } from 'yaml';
 import { YamlTooDeep, checkYamlDepth } from '../yaml/yamllib.js';

@@ -7,7 +7,7 @@
 // and the next call starts a fresh one.
 
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { nodeWorkerThreads } from '../util/builtins.js';
+import { nodeWorkerThreads } from './builtins.js';
 import { LIBRARY_STACK_MB, setBigStack } from './stack.js';
 
 const MARK = 'sidecarRenderSyncStack';

@@ -8,7 +8,7 @@
 // Mirrors: helm.sh/helm/v3 v3.17 pkg/chart/loader/archive.go; go1.23 src/archive/tar/{reader,format,common,strconv}.go
 // Proven by: test/helm/chart.test.ts, test/helm/tar-hostile.test.ts
 
-import { nodeZlib } from '../util/builtins.js';
+import { nodeZlib } from '../guard/builtins.js';
 
 export class TarError extends Error {
   constructor(message: string) {

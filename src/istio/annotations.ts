@@ -8,7 +8,7 @@
 // Mirrors: istio.io/istio pkg/kube/inject/validate.go
 // Proven by: test/istio/kube-inject.test.ts
 
-import { nodeNet } from '../util/builtins.js';
+import { nodeNet } from '../guard/builtins.js';
 
 type Check = (value: string) => string | undefined;
 

@@ -11,7 +11,7 @@
 // Mirrors: istio.io/istio pkg/kube/inject/inject.go (injectRequired, RunTemplate)
 // Proven by: test/istio/ (inject-conformance runs Istio's own injection goldens)
 
-import { nodeCrypto } from '../util/builtins.js';
+import { nodeCrypto } from '../guard/builtins.js';
 import { Template } from '../go/text/template/template.js';
 import { ExecError, TemplateError } from '../go/text/template/errors.js';
 import { LimitError, type ExecOptions } from '../go/text/template/template.js';

@@ -8,7 +8,7 @@
 // Proven by: test/vectors/sprig/certs.jsonl, test/funcs/sprig/certs.test.ts
 
 import type { KeyObject } from 'node:crypto';
-import { nodeCrypto } from '../util/builtins.js';
+import { nodeCrypto } from '../guard/builtins.js';
 import { parseIP } from '../go/net/ip.js';
 import { GoFunc, GoStruct, GoNum, T, type GoType, type GoValue } from '../go/reflect/value.js';
 import { fail, fromUtf8, utf8 } from './util.js';

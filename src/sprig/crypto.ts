@@ -4,7 +4,7 @@
 // Mirrors: github.com/Masterminds/sprig/v3 crypto.go
 // Proven by: test/vectors/sprig/crypto.jsonl, test/vectors/regress/sprig-crypto.jsonl
 
-import { nodeCrypto } from '../util/builtins.js';
+import { nodeCrypto } from '../guard/builtins.js';
 import { def, type FuncMap } from '../go/reflect/value.js';
 import { certFuncs } from './certs.js';
 import { bcryptHash } from './bcrypt.js';

@@ -5,7 +5,7 @@
 // Mirrors: go1.19 src/net/ip.go (ParseIP, To4)
 // Proven by: test/vectors/sprig/certs.jsonl, test/helm/schema-hostile.test.ts
 
-import { nodeNet } from '../../util/builtins.js';
+import { nodeNet } from '../../guard/builtins.js';
 
 /** Go's net.ParseIP as the bytes x509 writes: 4 for an IPv4 address (also one written as IPv6), else 16. */
 export function parseIP(s: string): Buffer | undefined {
