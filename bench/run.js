@@ -1,7 +1,7 @@
 // `npm run bench`: the template engine, its function sets and the CLI, timed side by side with Go's
 // own text/template (+ Sprig, + the Istio functions of tools/gorender) and @promptctl/go-template-js.
 //
-//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,mem,dump,deep,values,audit,golden,playground] [--dump=N] [--values=MB] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
+//   node bench/run.js [--time=SECONDS] [--rounds=N] [--quick] [--only=a,b,c,d,r,e,cold,mem,dump,deep,values,audit,golden,playground] [--dump=N] [--values=MB] [--no-go] [--no-gtjs] [--no-count] [--json=FILE]
 //
 // Cases: (a) bench/templates/injection.tmpl, an injection-style template, Istio functions, warm;
 // (b) bench/templates/funcs.tmpl, Sprig-heavy, warm; (c) toYaml of a large nested value; (d) parse +
@@ -30,6 +30,7 @@ import { haveValgrind } from './lib/cold-count.js';
 import { workloadList } from './lib/workloads.js';
 import { clusterDump, injectTestdata } from './lib/dump.js';
 import { deepTable, runDeep } from './lib/deep.js';
+import { coldTable, findHelm, runCold } from './lib/cold.js';
 import { SHAPES, bigValues, withDataValues } from './lib/bigvalues.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -547,6 +548,16 @@ function dumpRun(script, args, nodeFlags = []) {
 
 // ---------- nesting as deep as Go runs it: cold processes, TypeScript against Go ----------
 
+// ---------- cold starts against node and Helm (bench/lib/cold.js) ----------
+
+let coldRows = null;
+let coldHelm;
+if (want('cold')) {
+  console.error('bench: cold starts against node -e 0 and helm template (one process a run, the tools taking turns)');
+  coldHelm = findHelm();
+  coldRows = runCold({ bin, runs: quick ? 3 : 9, helm: coldHelm, log: (m) => console.error(`bench: ${m}`) });
+}
+
 let deepRows = null;
 if (want('deep')) {
   console.error('bench: deep nesting (cold template --batch, one case a process)');
@@ -654,6 +665,11 @@ if (dumpRuns) {
     console.log(`  ${r.label.padEnd(38)} wall ${fmtNs(r.ns).padStart(9)}  CPU ${fmtNs(r.cpuNs).padStart(9)}  CPU per workload ${fmtNs(r.cpuNs / dumpRuns.workloads).padStart(8)}  peak RSS ${(r.kib / 1024).toFixed(0)} MiB`);
   }
 }
+if (coldRows) {
+  console.log('');
+  console.log(`cold starts, medians of ${quick ? 3 : 9} runs (CPU: user+system of all threads, /usr/bin/time; MiB: peak RSS); Helm: ${coldHelm ?? 'none found (HELM= or helm on PATH)'}`);
+  console.log(coldTable(coldRows));
+}
 if (deepRows) {
   console.log('');
   console.log('deep nesting, one cold process a case (least of the runs; CPU is user+system of all threads; MiB is peak RSS)');
@@ -679,5 +695,5 @@ if (scaleLines.length) {
 }
 if (jsonOut) {
   const strip = results.map(({ tsOutput, gtjsOutput, ...rest }) => rest);
-  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, dump: dumpRuns, values: valuesRuns, playground }, null, 2) + '\n');
+  writeFileSync(String(jsonOut), JSON.stringify({ node: process.version, seconds, results: strip, memory, coldCompare, cold: coldRows, dump: dumpRuns, values: valuesRuns, playground }, null, 2) + '\n');
 }
