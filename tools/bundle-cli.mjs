@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,6 +101,11 @@ async function quietly(main, args) {
 }
 
 write(out, code);
+// the code cache is V8's under the flags bin/sidecar-render.cjs sets before it loads the bundle
+const binText = readFileSync(join(root, 'bin', 'sidecar-render.cjs'), 'utf8');
+const flags = /^const V8_FLAGS = '([^']*)';$/m.exec(binText);
+if (!flags) throw new Error('bundle-cli: bin/sidecar-render.cjs no longer names its V8_FLAGS');
+v8.setFlagsFromString(flags[1]);
 const script = new vm.Script(wrap(code), { filename: out });
 const cli = load(script);
 

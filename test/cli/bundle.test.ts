@@ -47,6 +47,19 @@ describe('the bundled command line', () => {
     expect(statSync(join(root, 'dist/cli-help.json')).size).toBeGreaterThan(1000);
   });
 
+  it("has a code cache V8 accepts under the flags bin/sidecar-render.cjs sets", () => {
+    const flags = /^const V8_FLAGS = '([^']*)';$/m.exec(readFileSync(bin, 'utf8'));
+    expect(flags).not.toBeNull();
+    const file = join(root, 'dist/cli.cjs');
+    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(flags![1])});
+const { readFileSync } = require('node:fs');
+const s = new (require('node:vm').Script)('(function (exports, require, module, __filename, __dirname) {' + readFileSync(${JSON.stringify(file)}, 'latin1') + '\\n})', { filename: ${JSON.stringify(file)}, cachedData: readFileSync(${JSON.stringify(file + '.cache')}) });
+process.stdout.write(String(s.cachedDataRejected));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('false');
+  });
+
   it('is ASCII, as bin/sidecar-render.cjs reads it (latin1)', () => {
     const bytes = readFileSync(join(root, 'dist/cli.cjs'));
     expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
