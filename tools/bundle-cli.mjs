@@ -67,8 +67,12 @@ const result = await build({
 });
 // bin/sidecar-render.cjs reads the bundle as latin1, which skips UTF-8 decoding: esbuild escapes the
 // characters outside ASCII in strings but keeps them in comments and regular expression literals, where
-// \uXXXX means the same (in identifiers too); a template literal read raw would not, and none is
-const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+// \uXXXX means the same (in identifiers too). A tagged template's raw text would change, so a line with
+// such a character and a backquote stops the build instead.
+const code = result.outputFiles[0].text.replace(/^.*[^\x00-\x7f].*$/gm, (line) => {
+  if (line.includes('`')) throw new Error(`bundle-cli: a character outside ASCII on a line with a template literal: ${line.trim().slice(0, 120)}`);
+  return line.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+});
 const write = (file, data) => {
   writeFileSync(`${file}.tmp`, data);
   renameSync(`${file}.tmp`, file);

@@ -24,7 +24,6 @@ function hashHex(alg: string, s: string): string {
   return oneShot ? oneShot(alg, s, 'hex') : nodeCrypto().createHash(alg).update(s, 'utf8').digest('hex');
 }
 
-
 function adler32(b: Uint8Array): number {
   let a = 1;
   let s = 0;

@@ -82,12 +82,12 @@ const LEFT_COMMENT = '/*';
 const RIGHT_COMMENT = '*/';
 
 const LETTER_RE = /^\p{L}$/u;
+const DIGIT_RE = /^\p{Nd}$/u;
 // The lexer's loops, rune by rune, are Go's; these skip the common runs (ASCII letters, digits and
 // underscores of a word, the body of a quoted string) in one native match first, which is most of what a
 // cold start spends lexing. The rune loop then goes on from where the match stopped, with the same state.
 const ASCII_WORD = /[A-Za-z0-9_]*/y;
 const QUOTED_RUN = /[^"\\\n]*/y;
-const DIGIT_RE = /^\p{Nd}$/u;
 
 function isSpace(r: number): boolean {
   return r === 0x20 || r === 0x09 || r === 0x0d || r === 0x0a;
